@@ -1,0 +1,189 @@
+/**
+ * JSON Schema support: checking that a document *is* a valid JSON Schema 2020-12 schema (the codecs' job), and
+ * compiling schemas to validate instances (the client's and host's job). One Ajv instance, compiled once.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import draft07MetaSchema from 'ajv/dist/refs/json-schema-draft-07.json' with { type: 'json' };
+import addFormatsModule from 'ajv-formats';
+import type { IssueCollector } from '../issues.js';
+import { joinPointer } from '../json/pointer.js';
+import type { JsonSchema, JsonValue } from '../model/agent.js';
+
+// ajv-formats is CommonJS; depending on the loader its default export is the plugin or a namespace holding it.
+type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
+const addFormats: FormatsPlugin =
+  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
+  (addFormatsModule as unknown as FormatsPlugin);
+
+export const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+const DRAFT_07 = 'http://json-schema.org/draft-07/schema';
+
+/** Annotation keywords Agentry writes into schemas; validators ignore them. */
+export const ANNOTATION_KEYWORDS = ['x-awp-type', 'x-awp-entity'] as const;
+
+function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({
+    // Real-world schemas carry vendor keywords and loose types; reject nothing a validator can ignore.
+    strict: false,
+    allErrors: true,
+    validateFormats: true,
+  });
+  addFormats(ajv);
+  ajv.addMetaSchema(draft07MetaSchema);
+  for (const keyword of ANNOTATION_KEYWORDS) ajv.addKeyword({ keyword });
+  return ajv;
+}
+
+let sharedAjv: Ajv2020 | undefined;
+/** The process-wide Ajv instance (created on first use, so importing core stays cheap). */
+export function getAjv(): Ajv2020 {
+  sharedAjv ??= createAjv();
+  return sharedAjv;
+}
+
+export interface SchemaCheckOptions {
+  /** Spec section for issues, e.g. `WoA §4.2`. Passed through to the collector. */
+  section?: string;
+  /** Code prefix, e.g. `woa`. */
+  codePrefix: string;
+  /** When true, a `$schema` naming another dialect is an error (WoA requires 2020-12); otherwise a warning. */
+  require202012?: boolean;
+  /** What the schema is, for messages: `"inputs"`. */
+  what: string;
+}
+
+/**
+ * Records an issue for every way `schema` fails to be a JSON Schema 2020-12 document. Returns true when valid.
+ */
+export function checkSchemaDocument(
+  schema: unknown,
+  pointer: string,
+  issues: IssueCollector,
+  options: SchemaCheckOptions,
+): boolean {
+  const code = `${options.codePrefix}.schema.invalid`;
+  if (typeof schema === 'boolean') return true;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    issues.error(
+      pointer,
+      code,
+      `${options.what} must be a JSON Schema (an object or a boolean).`,
+      options.section,
+    );
+    return false;
+  }
+  const declared = (schema as Record<string, unknown>)['$schema'];
+  if (declared !== undefined && typeof declared === 'string') {
+    const dialect = declared.replace(/#$/, '');
+    if (dialect !== JSON_SCHEMA_2020_12) {
+      const known = dialect === DRAFT_07;
+      const message = `${options.what} declares $schema "${declared}"; JSON Schema 2020-12 (${JSON_SCHEMA_2020_12}) is expected.`;
+      if (options.require202012 || !known) {
+        issues.error(
+          joinPointer(pointer, '$schema'),
+          `${options.codePrefix}.schema.dialect`,
+          message,
+          options.section,
+        );
+        return false;
+      }
+      issues.warning(
+        joinPointer(pointer, '$schema'),
+        `${options.codePrefix}.schema.dialect`,
+        message,
+        options.section,
+      );
+    }
+  }
+  const ajv = getAjv();
+  let valid: boolean;
+  try {
+    valid = ajv.validateSchema(schema) as boolean;
+  } catch (error) {
+    issues.error(
+      pointer,
+      code,
+      `${options.what} cannot be read as a JSON Schema: ${errorText(error)}.`,
+      options.section,
+    );
+    return false;
+  }
+  if (valid) return true;
+  for (const error of mostSpecificErrors(ajv.errors ?? [])) {
+    issues.error(
+      pointer + error.instancePath,
+      code,
+      `${options.what} is not a valid JSON Schema 2020-12 document: ${describeAjvError(error)}.`,
+      options.section,
+    );
+  }
+  return false;
+}
+
+/** One failure of an instance against a schema. */
+export interface InstanceError {
+  /** JSON pointer into the instance. */
+  pointer: string;
+  message: string;
+  keyword: string;
+}
+
+const compiled = new WeakMap<object, ValidateFunction>();
+
+/** Compiles (once per schema object) and returns a function validating instances against `schema`. */
+export function compileSchema(schema: JsonSchema): (instance: unknown) => InstanceError[] {
+  let validate: ValidateFunction | undefined;
+  if (typeof schema === 'object') validate = compiled.get(schema);
+  if (validate === undefined) {
+    validate = getAjv().compile(schema);
+    if (typeof schema === 'object') compiled.set(schema, validate);
+  }
+  const fn = validate;
+  return (instance) => {
+    if (fn(instance)) return [];
+    return (fn.errors ?? []).map((error) => ({
+      pointer: error.instancePath,
+      keyword: error.keyword,
+      message: describeAjvError(error),
+    }));
+  };
+}
+
+/** Validates `instance` against `schema`; an empty array means valid. */
+export function validateInstance(schema: JsonSchema, instance: JsonValue | undefined): InstanceError[] {
+  return compileSchema(schema)(instance);
+}
+
+/**
+ * Ajv reports one failure of a union (`type: "strin"`) as several errors at the same place: the enum it missed, the
+ * array form it is not, and the anyOf that failed. Keep one per place, preferring the one that says what is allowed.
+ */
+function mostSpecificErrors(errors: readonly ErrorObject[]): ErrorObject[] {
+  const rank = (error: ErrorObject): number =>
+    error.keyword === 'enum' ? 0 : error.keyword === 'anyOf' || error.keyword === 'oneOf' ? 2 : 1;
+  const best = new Map<string, ErrorObject>();
+  for (const error of errors) {
+    const current = best.get(error.instancePath);
+    if (current === undefined || rank(error) < rank(current)) best.set(error.instancePath, error);
+  }
+  return [...best.values()];
+}
+
+function describeAjvError(error: ErrorObject): string {
+  const where = error.instancePath === '' ? '' : `${error.instancePath}: `;
+  if (error.keyword === 'additionalProperties') {
+    return `${where}unexpected property "${String(error.params['additionalProperty'])}"`;
+  }
+  if (error.keyword === 'required') {
+    return `${where}missing required property "${String(error.params['missingProperty'])}"`;
+  }
+  if (error.keyword === 'enum') {
+    const allowed = (error.params['allowedValues'] as unknown[] | undefined) ?? [];
+    return `${where}must be one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}`;
+  }
+  return `${where}${error.message ?? error.keyword}`;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,21 @@
+/** JSON Pointer (RFC 6901) helpers. */
+
+export function escapePointerToken(token: string | number): string {
+  return String(token).replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/** `pointer('/agents', 0, 'id')` → `/agents/0/id`. */
+export function joinPointer(base: string, ...tokens: Array<string | number>): string {
+  let out = base;
+  for (const token of tokens) out += `/${escapePointerToken(token)}`;
+  return out;
+}
+
+export function parsePointer(pointer: string): string[] {
+  if (pointer === '') return [];
+  if (!pointer.startsWith('/')) throw new Error(`JSON pointer must start with "/": ${pointer}`);
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+}
