@@ -7,3 +7,4 @@ export { parseJsonText } from './json/text.js';
 export * from './json-schema/validator.js';
 export * from './model/agent.js';
 export * from './model/diff.js';
+export * from './vocabulary.js';
