@@ -8,3 +8,4 @@ export * from './json-schema/validator.js';
 export * from './model/agent.js';
 export * from './model/diff.js';
 export * from './vocabulary.js';
+export * from './documents.js';

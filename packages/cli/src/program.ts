@@ -1,0 +1,21 @@
+/** The `agentry` command: one subcommand per module under commands/. */
+import { Command } from 'commander';
+import { registerConvert } from './commands/convert.js';
+import { registerValidate } from './commands/validate.js';
+
+export const VERSION = '0.1.0';
+
+export function createProgram(): Command {
+  const program = new Command('agentry')
+    .description(
+      'One web of AI agents: validate and convert agent descriptions across WoA, AWP, A2A, agent://, WoT TD, AIDIP and MCP.',
+    )
+    .version(VERSION, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ sortSubcommands: true })
+    // Throw instead of exiting, so bin.ts maps usage errors to exit 2; subcommands inherit this when added after.
+    .exitOverride();
+  registerValidate(program);
+  registerConvert(program);
+  return program;
+}

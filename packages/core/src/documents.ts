@@ -1,0 +1,123 @@
+/**
+ * Reading and converting whole documents: detect the format by the document's keys (or take the one given), parse
+ * it into canonical agents, and emit it in another format with a loss report. This is what `agentry validate` and
+ * `agentry convert` are built on.
+ */
+import type { EmitOptions, EmitResult, ParseOptions } from './codecs/codec.js';
+import { codecs, DETECTION_ORDER, detectFormat } from './codecs/registry.js';
+import { hasErrors, type ValidationIssue } from './issues.js';
+import { parseJsonText } from './json/text.js';
+import type { Agent, FormatName } from './model/agent.js';
+
+export interface ReadOptions extends ParseOptions {
+  /** Read the document as this format instead of detecting it. */
+  format?: FormatName;
+}
+
+export interface DocumentResult {
+  /** The format the document was read as; absent when it could not be recognised. */
+  format?: FormatName;
+  agents: Agent[];
+  issues: ValidationIssue[];
+  valid: boolean;
+}
+
+/** Reads a parsed JSON value. Never throws. */
+export function readDocument(document: unknown, options: ReadOptions = {}): DocumentResult {
+  const format = options.format ?? detectFormat(document);
+  if (format === undefined) {
+    return { agents: [], issues: [unrecognisedIssue(document)], valid: false };
+  }
+  return codecs[format].parse(document, options);
+}
+
+/** Reads JSON text; a syntax error becomes an issue with its line and column. Never throws. */
+export function readDocumentText(text: string, options: ReadOptions = {}): DocumentResult {
+  const json = parseJsonText(text);
+  if (!json.ok) {
+    const result: DocumentResult = { agents: [], issues: [json.issue], valid: false };
+    if (options.format !== undefined) result.format = options.format;
+    return result;
+  }
+  return readDocument(json.value, options);
+}
+
+export interface ConvertOptions extends ReadOptions, EmitOptions {
+  /** Only convert these agents (by id). */
+  agents?: readonly string[];
+}
+
+export interface ConvertResult {
+  /** The source document as read; when it has errors, nothing is emitted. */
+  source: DocumentResult;
+  output?: EmitResult & { format: FormatName };
+}
+
+/** Converts a parsed JSON value to `to`. Emits nothing when the source has errors. */
+export function convertDocument(
+  document: unknown,
+  to: FormatName,
+  options: ConvertOptions = {},
+): ConvertResult {
+  return convertRead(readDocument(document, options), to, options);
+}
+
+/** Converts JSON text to `to`. Emits nothing when the source has errors. */
+export function convertDocumentText(
+  text: string,
+  to: FormatName,
+  options: ConvertOptions = {},
+): ConvertResult {
+  return convertRead(readDocumentText(text, options), to, options);
+}
+
+function convertRead(source: DocumentResult, to: FormatName, options: ConvertOptions): ConvertResult {
+  if (hasErrors(source.issues)) return { source };
+  let agents = source.agents;
+  if (options.agents !== undefined) {
+    const wanted = new Set(options.agents);
+    agents = agents.filter((agent) => wanted.has(agent.id));
+    const missing = [...wanted].filter((id) => !agents.some((agent) => agent.id === id));
+    if (missing.length > 0) {
+      const known = source.agents.map((agent) => agent.id).join(', ') || 'none';
+      source = {
+        ...source,
+        valid: false,
+        issues: [
+          ...source.issues,
+          {
+            severity: 'error',
+            pointer: '',
+            code: 'convert.unknown-agent',
+            message: `No agent with id ${missing.map((id) => `"${id}"`).join(', ')} in the document (agents: ${known}).`,
+          },
+        ],
+      };
+      return { source };
+    }
+  }
+  const emitOptions: EmitOptions = {};
+  if (options.baseUrl !== undefined) emitOptions.baseUrl = options.baseUrl;
+  return { source, output: { format: to, ...codecs[to].emit(agents, emitOptions) } };
+}
+
+function unrecognisedIssue(document: unknown): ValidationIssue {
+  const expected = DETECTION_ORDER.map((format) => `${format} (${codecs[format].signature})`).join('; ');
+  const what =
+    typeof document === 'object' && document !== null && !Array.isArray(document)
+      ? `an object with keys ${
+          Object.keys(document)
+            .slice(0, 8)
+            .map((key) => `"${key}"`)
+            .join(', ') || '(none)'
+        }`
+      : Array.isArray(document)
+        ? 'an array'
+        : `a ${document === null ? 'null' : typeof document}`;
+  return {
+    severity: 'error',
+    pointer: '',
+    code: 'format.unrecognised',
+    message: `Not a recognised agent description: the document is ${what}. Checked against: ${expected}. Use --format to read it as a given format.`,
+  };
+}
