@@ -61,7 +61,9 @@ for (const format of FORMAT_NAMES) {
   for (const text of texts) {
     const result = readDocumentText(text);
     if (!result.valid || result.format !== format) {
-      throw new Error(`${format}: benchmark document does not read back cleanly: ${JSON.stringify(result.issues)}`);
+      throw new Error(
+        `${format}: benchmark document does not read back cleanly: ${JSON.stringify(result.issues)}`,
+      );
     }
   }
   const perSecond = measure(() => {
@@ -82,9 +84,13 @@ for (const format of FORMAT_NAMES) {
 }
 
 if (process.argv.includes('--json')) {
-  process.stdout.write(`${JSON.stringify({ target: TARGET_PER_SECOND, node: process.version, rows }, null, 2)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ target: TARGET_PER_SECOND, node: process.version, rows }, null, 2)}\n`,
+  );
 } else {
-  console.log(`bench/codecs — five-agent documents read (JSON text → detect → parse → validate), ${process.version}`);
+  console.log(
+    `bench/codecs — five-agent documents read (JSON text → detect → parse → validate), ${process.version}`,
+  );
   console.log(`target ≥ ${TARGET_PER_SECOND.toLocaleString('en')} documents/s per format\n`);
   console.log('format        bytes   docs/s     µs/doc   JSON.parse docs/s   × JSON.parse   target');
   for (const r of rows) {

@@ -146,7 +146,14 @@ describe('agentry convert', () => {
   });
 
   test('a loss report names the fields the target cannot carry', () => {
-    const run = agentry(['convert', join(examples, 'flights.agent.json'), '--to', 'a2a']);
+    const run = agentry([
+      'convert',
+      join(examples, 'flights.agent.json'),
+      '--to',
+      'a2a',
+      '--base-url',
+      'https://flights.example.com',
+    ]);
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stderr, /Loss report: .* cannot carry \d+ field/);
     assert.match(run.stderr, /flights\.example\.com: operations\[search_flights\]\.input/);
@@ -217,6 +224,7 @@ describe('agentry --help', () => {
     assert.match(run.stdout, /validate/);
     assert.match(run.stdout, /convert/);
     const convertHelp = agentry(['convert', '--help']);
-    assert.match(convertHelp.stdout, /woa, awp, a2a, agent-json, agents-json, td, aidip, mcp/);
+    const unwrapped = convertHelp.stdout.replace(/\s+/g, ' ');
+    assert.match(unwrapped, /woa, awp, a2a, agent-json, agents-json, td, aidip, mcp/);
   });
 });

@@ -109,7 +109,7 @@ describe('parse(emit(x)) is stable for generated agents', () => {
           const strip = (agents: Agent[]) => agents.map(({ provenance: _, ...rest }) => rest);
           assert.deepEqual(strip(second.agents), strip(first.agents));
         }),
-        { numRuns: Math.max(50, runs / 3) },
+        { numRuns: Math.max(50, Math.ceil(runs / 3)) },
       );
     });
   }

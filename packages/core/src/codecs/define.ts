@@ -84,9 +84,28 @@ export function defineCodec(definition: CodecDefinition): Codec & { readonly car
         }
         issues.push(...(result.issues ?? []));
       }
+      dropLossesInsideLostOperations(losses);
       const documents = results.map((result) => result.document);
       const document = cardinality === 'many' || documents.length === 1 ? documents[0]! : documents;
       return { document, losses, issues };
     },
   };
+}
+
+/**
+ * When a whole operation is lost (`operations[x]`), its fields are not reported again one by one: the report names
+ * what did not survive, and the diff of an operation that is gone is the operation itself.
+ */
+function dropLossesInsideLostOperations(losses: Loss[]): void {
+  const lostOperations = new Set(
+    losses
+      .filter((loss) => /^operations\[[^\]]*\]$/.test(loss.field))
+      .map((loss) => `${loss.agent}\u0000${loss.field}`),
+  );
+  if (lostOperations.size === 0) return;
+  for (let i = losses.length - 1; i >= 0; i--) {
+    const loss = losses[i]!;
+    const match = /^(operations\[[^\]]*\])\./.exec(loss.field);
+    if (match && lostOperations.has(`${loss.agent}\u0000${match[1]}`)) losses.splice(i, 1);
+  }
 }

@@ -101,7 +101,12 @@ export function checkSchemaDocument(
   try {
     valid = metaValidator(schema) as boolean;
   } catch (error) {
-    issues.error(pointer, code, `${options.what} cannot be read as a JSON Schema: ${errorText(error)}.`, options.section);
+    issues.error(
+      pointer,
+      code,
+      `${options.what} cannot be read as a JSON Schema: ${errorText(error)}.`,
+      options.section,
+    );
     return false;
   }
   if (valid) return true;

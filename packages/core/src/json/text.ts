@@ -1,4 +1,5 @@
 /** Parses JSON text into a value, turning syntax errors into issues that say where (line and column). */
+import * as jsonc from 'jsonc-parser';
 import type { ValidationIssue } from '../issues.js';
 import type { JsonValue } from '../model/agent.js';
 
@@ -10,24 +11,64 @@ export function parseJsonText(text: string): JsonTextResult {
   try {
     return { ok: true, value: JSON.parse(source) as JsonValue };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    const position = /position (\d+)/.exec(reason);
-    let where = '';
-    if (position?.[1] !== undefined) {
-      const { line, column } = lineAndColumn(source, Number(position[1]));
-      where = ` at line ${line}, column ${column}`;
-    }
-    return {
-      ok: false,
-      issue: {
-        severity: 'error',
-        pointer: '',
-        code: 'json.syntax',
-        message: `Not valid JSON${where}: ${reason.replace(/ in JSON at position \d+.*$/, '')}.`,
-        spec: 'RFC 8259',
-      },
-    };
+    return { ok: false, issue: syntaxIssue(source, error) };
   }
+}
+
+/**
+ * JSON.parse says what is wrong but not always where (V8's messages often carry no position). On this slow path,
+ * a tolerant parser that reports offsets locates the first error.
+ */
+function syntaxIssue(source: string, error: unknown): ValidationIssue {
+  const reason = (error instanceof Error ? error.message : String(error))
+    .split('\n')[0]!
+    .replace(/ in JSON at position \d+.*$/, '');
+  const errors: jsonc.ParseError[] = [];
+  jsonc.parse(source, errors, {
+    disallowComments: true,
+    allowTrailingComma: false,
+    allowEmptyContent: false,
+  });
+  const first = errors[0];
+  let where = '';
+  let what = reason;
+  if (first !== undefined) {
+    const { line, column } = lineAndColumn(source, first.offset);
+    where = ` at line ${line}, column ${column}`;
+    what = describeParseError(first.error);
+  }
+  return {
+    severity: 'error',
+    pointer: '',
+    code: 'json.syntax',
+    message: `Not valid JSON${where}: ${what}.`,
+    spec: 'RFC 8259',
+  };
+}
+
+/** jsonc-parser's error names (from printParseErrorCode) in words. */
+const PARSE_ERROR_WORDS: Readonly<Record<string, string>> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'malformed number',
+  PropertyNameExpected: 'a property name was expected',
+  ValueExpected: 'a value was expected',
+  ColonExpected: 'a colon was expected',
+  CommaExpected: 'a comma was expected',
+  CloseBraceExpected: 'a closing } was expected',
+  CloseBracketExpected: 'a closing ] was expected',
+  EndOfFileExpected: 'the document should end here',
+  InvalidCommentToken: 'comments are not allowed in JSON',
+  UnexpectedEndOfComment: 'comments are not allowed in JSON',
+  UnexpectedEndOfString: 'unterminated string',
+  UnexpectedEndOfNumber: 'malformed number',
+  InvalidUnicode: 'invalid \\u escape',
+  InvalidEscapeCharacter: 'invalid escape character',
+  InvalidCharacter: 'control character in a string',
+};
+
+function describeParseError(code: jsonc.ParseErrorCode): string {
+  const name = jsonc.printParseErrorCode(code);
+  return PARSE_ERROR_WORDS[name] ?? name;
 }
 
 export function lineAndColumn(text: string, offset: number): { line: number; column: number } {

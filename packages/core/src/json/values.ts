@@ -8,9 +8,29 @@ export function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
-/** A deep copy that keeps only JSON values (drops functions, undefined, symbols; breaks nothing else). */
-export function cloneJson<T extends JsonValue>(value: T): T {
-  return structuredClone(value);
+/**
+ * A deep copy that keeps only JSON values. Documents reach codecs as whatever a caller hands over (symbols,
+ * functions, bigints, non-finite numbers, cycles); `structuredClone` throws on several of those. Non-JSON values
+ * are dropped (in arrays they become null, as JSON.stringify does); a cycle is cut where it closes.
+ */
+export function copyJson(value: unknown, seen: WeakSet<object> = new WeakSet()): JsonValue | undefined {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'object' || seen.has(value)) return undefined;
+  seen.add(value);
+  let copy: JsonValue;
+  if (Array.isArray(value)) {
+    copy = value.map((item) => copyJson(item, seen) ?? null);
+  } else {
+    const object: JsonObject = {};
+    for (const [key, item] of Object.entries(value)) {
+      const copied = copyJson(item, seen);
+      if (copied !== undefined) object[key] = copied;
+    }
+    copy = object;
+  }
+  seen.delete(value);
+  return copy;
 }
 
 /** Structural equality of JSON values; object key order does not matter. */

@@ -1,5 +1,8 @@
-// STUB: replaced by the real codec.
+/** The agents.json map codec (agent:// §5.1): names → descriptor URLs, for multi-agent domains. */
 import { defineCodec } from '../define.js';
+import { isAgentsMap } from './detect.js';
+import { emitMap } from './emit.js';
+import { parseMap } from './parse.js';
 
 export const agentsJsonCodec = defineCodec({
   format: 'agents-json',
@@ -7,11 +10,14 @@ export const agentsJsonCodec = defineCodec({
   specName: 'agent://',
   mediaType: 'application/json',
   signature: 'agents as an object mapping names to descriptor URLs',
-  carries: { agent: [], operation: [], bindings: [] },
-  detect: () => false,
-  parse: (_document, issues) => {
-    issues.error('', 'agents-json.unimplemented', 'Not implemented yet.');
-    return [];
+  carries: {
+    // name, description and url survive only with the values a map implies; the emitter reports any other value.
+    agent: ['id', 'name', 'description', 'url'],
+    // Operations are dropped whole; the emitter reports each as `operations[name]`.
+    operation: [],
+    bindings: [],
   },
-  emitOne: () => ({ document: {} }),
+  detect: isAgentsMap,
+  parse: parseMap,
+  emitMany: emitMap,
 });

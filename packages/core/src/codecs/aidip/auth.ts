@@ -1,0 +1,106 @@
+/**
+ * AIDIP `authentication` (§3.1) ↔ the canonical auth contract. AIDIP names one mechanism; the canonical contract
+ * names schemes and the requirements that use them, so one scheme named after the AIDIP type is used both ways.
+ */
+import type { ObjectReader } from '../../json/reader.js';
+import { isObject } from '../../json/values.js';
+import type {
+  AuthContract,
+  JsonObject,
+  JsonValue,
+  SecurityScheme,
+  SecuritySchemeType,
+} from '../../model/agent.js';
+import { AUTHENTICATION_FIELDS, SECTION } from './fields.js';
+
+const SCHEME_TYPES: Readonly<Record<string, SecuritySchemeType>> = {
+  api_key: 'apiKey',
+  oauth2_bearer: 'oauth2',
+  mtls: 'mtls',
+  none: 'none',
+};
+
+export interface Authentication {
+  auth?: AuthContract;
+  /** Fields of the object the canonical contract has no place for, kept in `extensions.aidip.authentication`. */
+  extras?: JsonObject;
+}
+
+export function readAuthentication(reader: ObjectReader): Authentication {
+  const type = reader.string('type');
+  const instructions = reader.string('instructions');
+  const scopes = reader.stringArray('scopes');
+  const auth: AuthContract = {};
+  let extras = reader.rest(AUTHENTICATION_FIELDS);
+  if (type !== undefined) {
+    const schemeType = SCHEME_TYPES[type];
+    if (schemeType === undefined) {
+      reader.issues.warning(
+        reader.at('type'),
+        'aidip.authentication.type',
+        `Authentication type "${type}" is not one of "api_key", "oauth2_bearer", "mtls" or "none"; clients may not know how to authenticate.`,
+        SECTION.core,
+      );
+    }
+    const scheme: SecurityScheme =
+      schemeType === undefined ? { id: type, type: 'other', scheme: type } : { id: type, type: schemeType };
+    auth.schemes = [scheme];
+    if (schemeType !== 'none') auth.security = [{ [type]: scopes ?? [] }];
+  }
+  if ((type === undefined || SCHEME_TYPES[type] === 'none') && scopes !== undefined) {
+    // Scopes with no mechanism to attach them to stay as they were written.
+    extras = { ...extras, scopes };
+  }
+  if (instructions !== undefined) auth.instructions = instructions;
+  const out: Authentication = {};
+  if (Object.keys(auth).length > 0) out.auth = auth;
+  if (extras !== undefined) out.extras = extras;
+  return out;
+}
+
+/** The AIDIP `authentication` object for a canonical contract (plus extras kept from an earlier parse). */
+export function writeAuthentication(
+  auth: AuthContract | undefined,
+  extras: JsonValue | undefined,
+): JsonObject | undefined {
+  const out: JsonObject = {};
+  const requirement = auth?.security?.[0];
+  const schemeId = requirement === undefined ? auth?.schemes?.[0]?.id : Object.keys(requirement)[0];
+  if (schemeId !== undefined) {
+    const scheme = auth?.schemes?.find((candidate) => candidate.id === schemeId);
+    const type = scheme === undefined ? (SCHEME_TYPES[schemeId] ? schemeId : undefined) : aidipType(scheme);
+    if (type !== undefined) {
+      out['type'] = type;
+      const scopes = requirement?.[schemeId];
+      if (scopes !== undefined && scopes.length > 0 && SCHEME_TYPES[type] !== 'none')
+        out['scopes'] = [...scopes];
+    }
+  }
+  if (auth?.instructions !== undefined) out['instructions'] = auth.instructions;
+  if (isObject(extras)) {
+    for (const [key, value] of Object.entries(extras)) {
+      if (!Object.hasOwn(out, key) && key !== 'type' && key !== 'instructions') out[key] = value;
+    }
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function aidipType(scheme: SecurityScheme): string {
+  switch (scheme.type) {
+    case 'apiKey':
+      return 'api_key';
+    // AIDIP has one bearer-token mechanism: OAuth 2.0 bearer tokens (§5.1 `Authorization: Bearer <token>`).
+    case 'oauth2':
+    case 'openIdConnect':
+    case 'bearer':
+      return 'oauth2_bearer';
+    case 'mtls':
+      return 'mtls';
+    case 'none':
+      return 'none';
+    case 'basic':
+      return 'basic';
+    default:
+      return scheme.scheme ?? scheme.id;
+  }
+}
