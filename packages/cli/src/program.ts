@@ -1,6 +1,8 @@
 /** The `agentry` command: one subcommand per module under commands/. */
 import { Command } from 'commander';
 import { registerConvert } from './commands/convert.js';
+import { registerInvoke } from './commands/invoke.js';
+import { registerResolve } from './commands/resolve.js';
 import { registerValidate } from './commands/validate.js';
 
 export const VERSION = '0.1.0';
@@ -8,14 +10,18 @@ export const VERSION = '0.1.0';
 export function createProgram(): Command {
   const program = new Command('agentry')
     .description(
-      'One web of AI agents: validate and convert agent descriptions across WoA, AWP, A2A, agent://, WoT TD, AIDIP and MCP.',
+      'One web of AI agents: validate, convert, resolve and invoke agents across WoA, AWP, A2A, agent://, WoT TD, AIDIP and MCP.',
     )
     .version(VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
+    // Program options only before the subcommand, so `resolve --version 1.2` is the agent version.
+    .enablePositionalOptions()
     .configureHelp({ sortSubcommands: true })
     // Throw instead of exiting, so bin.ts maps usage errors to exit 2; subcommands inherit this when added after.
     .exitOverride();
   registerValidate(program);
   registerConvert(program);
+  registerResolve(program);
+  registerInvoke(program);
   return program;
 }

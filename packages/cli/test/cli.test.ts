@@ -2,11 +2,13 @@
  * The `agentry` binary, run as a user runs it: a real process, real files, real pipes.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -28,6 +30,31 @@ function agentry(args: string[], stdin?: string): Run {
     env: { ...process.env, NO_COLOR: '1' },
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Like `agentry`, without blocking the event loop (needed when the test process itself serves the request). */
+function agentryAsync(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        AGENTRY_ALLOW_HTTP: '',
+        AGENTRY_ALLOW_PRIVATE_NETWORK: '',
+        ...env,
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.stdin.end();
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 function scratchFile(name: string, content: string): string {
@@ -117,9 +144,76 @@ describe('agentry validate', () => {
     );
     const noArgs = agentry(['validate']);
     assert.equal(noArgs.status, 2);
-    const url = agentry(['validate', 'https://example.com/.well-known/woa.json']);
-    assert.equal(url.status, 2);
-    assert.match(url.stderr, /URL/);
+  });
+});
+
+describe('agentry validate <url>', () => {
+  let server: Server;
+  let origin = '';
+  const requests: string[] = [];
+  before(async () => {
+    const woa = readFileSync(join(examples, 'summarizer.woa.json'));
+    server = createServer((request, response) => {
+      requests.push(request.url ?? '');
+      if (request.url === '/.well-known/woa.json') {
+        response.writeHead(200, { 'content-type': 'application/woa+json' }).end(woa);
+      } else response.writeHead(404).end();
+    });
+    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((done) => server.close(() => done())));
+
+  test('plain http is refused unless allowed, and the message names the flag', async () => {
+    const run = await agentryAsync(['validate', `${origin}/.well-known/woa.json`]);
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /--allow-http/);
+  });
+
+  test('a loopback address is refused unless allowed, and the message names the flag', async () => {
+    const run = await agentryAsync(['validate', `${origin}/.well-known/woa.json`, '--allow-http']);
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /--allow-private-network/);
+  });
+
+  test('refused requests never reach the server', () => {
+    assert.deepEqual(requests, []);
+  });
+
+  test('with the development flags it fetches and validates the document', async () => {
+    const run = await agentryAsync([
+      'validate',
+      `${origin}/.well-known/woa.json`,
+      '--allow-http',
+      '--allow-private-network',
+      '--json',
+    ]);
+    assert.equal(run.status, 0, run.stderr);
+    const out = JSON.parse(run.stdout) as {
+      format: string;
+      agents: Array<{ provenance: { sourceUrl: string } }>;
+    };
+    assert.equal(out.format, 'woa');
+    assert.equal(out.agents[0]?.provenance.sourceUrl, `${origin}/.well-known/woa.json`);
+  });
+
+  test('the environment variables allow the same', async () => {
+    const run = await agentryAsync(['validate', `${origin}/.well-known/woa.json`], {
+      AGENTRY_ALLOW_HTTP: '1',
+      AGENTRY_ALLOW_PRIVATE_NETWORK: '1',
+    });
+    assert.equal(run.status, 0, run.stderr);
+  });
+
+  test('an HTTP error status is reported', async () => {
+    const run = await agentryAsync([
+      'validate',
+      `${origin}/missing.json`,
+      '--allow-http',
+      '--allow-private-network',
+    ]);
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /404/);
   });
 });
 

@@ -1,3 +1,4 @@
+export * from './agent-uri/index.js';
 export type * from './codecs/codec.js';
 export type { CarrySpec } from './codecs/losses.js';
 export { codecs, DETECTION_ORDER, detectFormat, getCodec } from './codecs/registry.js';
@@ -8,4 +9,5 @@ export { parseJsonText } from './json/text.js';
 export * from './json-schema/validator.js';
 export * from './model/agent.js';
 export * from './model/diff.js';
+export * from './model/paths.js';
 export * from './vocabulary.js';

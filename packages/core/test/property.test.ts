@@ -32,6 +32,19 @@ function assertStructured(result: ParseResult | ReturnType<typeof readDocument>,
   assert.equal(result.valid, !result.issues.some((issue) => issue.severity === 'error'));
 }
 
+/** Every object reachable from `value` has the ordinary prototype (none was replaced through a "__proto__" key). */
+function assertPlainObjects(value: unknown, label: string, path = ''): void {
+  if (typeof value !== 'object' || value === null) return;
+  const prototype = Object.getPrototypeOf(value);
+  assert.ok(
+    prototype === Object.prototype || prototype === Array.prototype || prototype === null,
+    `${label}: the object at ${path || '/'} had its prototype replaced`,
+  );
+  for (const key of Object.keys(value)) {
+    assertPlainObjects((value as Record<string, unknown>)[key], label, `${path}/${key}`);
+  }
+}
+
 const { cases, baseUrl } = readVector<{ baseUrl: string; cases: Array<{ agent: Agent }> }>(
   'round-trip-agents.json',
 );
@@ -80,6 +93,31 @@ describe('parsers never throw', () => {
         },
       ),
       { numRuns: runs * 10 },
+    );
+  });
+
+  test('every codec: "__proto__" keys anywhere are data, never a prototype', () => {
+    const seeds = seedDocuments();
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...seeds),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.jsonValue({ maxDepth: 2 }),
+        ({ format, document }, path, payload) => {
+          // JSON.parse is how hostile keys arrive: it makes "__proto__" an own property.
+          const hostile = JSON.parse(
+            JSON.stringify(mutate(document, path, { __marker__: payload })).replaceAll(
+              '"__marker__"',
+              '"__proto__"',
+            ),
+          ) as unknown;
+          const result = codecs[format].parse(hostile);
+          assertStructured(result, format);
+          assertPlainObjects(result.agents, format);
+          assertPlainObjects(codecs[format].emit(result.agents, { baseUrl }).document, `${format} emit`);
+        },
+      ),
+      { numRuns: runs * 5 },
     );
   });
 

@@ -6,9 +6,10 @@ import type { Command } from 'commander';
 import { EXIT } from '../io/errors.js';
 import { parseBaseUrl, parseFormatName } from '../io/formats.js';
 import { readInput } from '../io/input.js';
+import { addNetworkOptions, createFetcher, type NetworkOptions } from '../io/network.js';
 import { colorEnabled, formatIssue, formatLoss, paint } from '../io/report.js';
 
-interface ConvertOptions {
+interface ConvertOptions extends NetworkOptions {
   to: FormatName;
   from?: FormatName;
   baseUrl?: string;
@@ -17,10 +18,10 @@ interface ConvertOptions {
 }
 
 export function registerConvert(program: Command): void {
-  program
+  const command = program
     .command('convert')
     .description('convert an agent description to another format; the loss report goes to stderr')
-    .argument('<file>', 'a JSON document, or - for standard input')
+    .argument('<file>', 'a JSON document: a path, an http(s) URL, or - for standard input')
     .requiredOption(
       '-t, --to <format>',
       'target format: woa, awp, a2a, agent-json, agents-json, td, aidip, mcp',
@@ -33,13 +34,15 @@ export function registerConvert(program: Command): void {
       parseBaseUrl,
     )
     .option('--agent <id...>', 'convert only these agents (by id)')
-    .option('--json', 'print {format, to, document, losses, issues} as JSON on stdout')
+    .option('--json', 'print {format, to, document, losses, issues} as JSON on stdout');
+  addNetworkOptions(command)
     .addHelpText(
       'after',
       '\nSingle-agent formats (awp, a2a, agent-json, td, aidip, mcp) given several agents produce a JSON array of\ndocuments; use --agent to pick one.\n\nExit status: 0 converted, 1 the input is invalid or the output could not be completed, 2 usage or I/O error.\n\nExamples:\n  agentry convert woa.json --to td --base-url https://agents.example.com > card.td.json\n  agentry convert agent.json --to a2a 2> losses.txt',
     )
     .action(async (file: string, options: ConvertOptions) => {
-      const input = await readInput(file);
+      const fetcher = createFetcher(options);
+      const input = await readInput(file, fetcher).finally(() => fetcher.close());
       const result = convertDocumentText(input.text, options.to, {
         ...(options.from ? { format: options.from } : {}),
         ...(input.sourceUrl ? { sourceUrl: input.sourceUrl } : {}),

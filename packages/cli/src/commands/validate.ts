@@ -4,31 +4,35 @@ import type { Command } from 'commander';
 import { EXIT } from '../io/errors.js';
 import { parseFormatName } from '../io/formats.js';
 import { readInput } from '../io/input.js';
+import { addNetworkOptions, createFetcher, type NetworkOptions } from '../io/network.js';
 import { colorEnabled, formatIssue, paint, plural } from '../io/report.js';
 
-interface ValidateOptions {
+interface ValidateOptions extends NetworkOptions {
   format?: FormatName;
   json?: boolean;
 }
 
 export function registerValidate(program: Command): void {
-  program
+  const command = program
     .command('validate')
     .description(
       'check an agent description: detect its format, validate it against its spec, list the agents',
     )
-    .argument('<file>', 'a JSON document, or - for standard input')
+    .argument('<file>', 'a JSON document: a path, an http(s) URL, or - for standard input')
     .option('-f, --format <name>', 'read as this format instead of detecting it', parseFormatName)
-    .option('--json', 'print {format, valid, agents, issues} as JSON')
+    .option('--json', 'print {format, valid, agents, issues} as JSON');
+  addNetworkOptions(command)
     .addHelpText(
       'after',
-      '\nExit status: 0 valid (warnings allowed), 1 invalid, 2 usage or I/O error.\n\nExamples:\n  agentry validate .well-known/woa.json\n  curl -s https://example.com/agent.json | agentry validate - --json',
+      '\nExit status: 0 valid (warnings allowed), 1 invalid, 2 usage or I/O error.\n\nExamples:\n  agentry validate .well-known/woa.json\n  agentry validate https://example.com/.well-known/agent-card.json\n  curl -s https://example.com/agent.json | agentry validate - --json',
     )
     .action(async (file: string, options: ValidateOptions) => {
-      const input = await readInput(file);
+      const fetcher = createFetcher(options);
+      const input = await readInput(file, fetcher).finally(() => fetcher.close());
       const result = readDocumentText(input.text, {
         ...(options.format ? { format: options.format } : {}),
         ...(input.sourceUrl ? { sourceUrl: input.sourceUrl } : {}),
+        ...(input.fetchedAt ? { fetchedAt: input.fetchedAt } : {}),
       });
       if (options.json) {
         const { format = null, valid, agents, issues } = result;

@@ -4,6 +4,7 @@
  */
 import type { ValidationIssue } from '../issues.js';
 import type { Agent, FormatName, JsonObject } from '../model/agent.js';
+import type { CarrySpec } from './losses.js';
 
 export interface ParseOptions {
   /** Where the document was read from; recorded in provenance and used to resolve relative URLs. */
@@ -58,6 +59,8 @@ export interface Codec {
   readonly cardinality: 'one' | 'many';
   /** The keys that identify this format, for error messages (e.g. `woa_version`). */
   readonly signature: string;
+  /** The canonical fields this format can represent; everything else is named by the loss report. */
+  readonly carries: CarrySpec;
   /** True when the document's keys say it is in this format. Never throws. */
   detect(document: unknown): boolean;
   /** Never throws: every problem becomes an issue. */

@@ -30,7 +30,7 @@ export interface CodecDefinition {
   emitOne?(agent: Agent, options: EmitOptions): EmitOne;
 }
 
-export function defineCodec(definition: CodecDefinition): Codec & { readonly carries: CarrySpec } {
+export function defineCodec(definition: CodecDefinition): Codec {
   const carries = compileCarrySpec(definition.carries);
   const cardinality = definition.emitMany ? 'many' : 'one';
   return {

@@ -1,7 +1,11 @@
 /** JSON Pointer (RFC 6901) helpers. */
 
+const NEEDS_ESCAPE = /[~/]/;
+
 export function escapePointerToken(token: string | number): string {
-  return String(token).replaceAll('~', '~0').replaceAll('/', '~1');
+  if (typeof token === 'number') return String(token);
+  // Almost no key contains "~" or "/": skip the two replacements for those.
+  return NEEDS_ESCAPE.test(token) ? token.replaceAll('~', '~0').replaceAll('/', '~1') : token;
 }
 
 /** `pointer('/agents', 0, 'id')` → `/agents/0/id`. */

@@ -6,7 +6,7 @@
 import type { IssueCollector } from '../issues.js';
 import type { JsonObject, JsonValue } from '../model/agent.js';
 import { joinPointer } from './pointer.js';
-import { isObject } from './values.js';
+import { isObject, setOwn } from './values.js';
 
 export interface FieldOptions {
   /** Record an error when the field is absent. */
@@ -126,7 +126,7 @@ export class ObjectReader {
       const value = this.value[key];
       if (value === undefined) continue;
       out ??= {};
-      out[key] = value;
+      setOwn(out, key, value);
     }
     return out;
   }

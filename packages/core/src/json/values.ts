@@ -25,7 +25,7 @@ export function copyJson(value: unknown, seen: WeakSet<object> = new WeakSet()):
     const object: JsonObject = {};
     for (const [key, item] of Object.entries(value)) {
       const copied = copyJson(item, seen);
-      if (copied !== undefined) object[key] = copied;
+      if (copied !== undefined) setOwn(object, key, copied);
     }
     copy = object;
   }
@@ -50,10 +50,25 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   );
 }
 
-/** Removes keys whose value is `undefined`, so optional fields are absent rather than undefined. */
+/**
+ * A copy of `value` without the keys whose value is `undefined`, so optional fields are absent rather than
+ * undefined. Copies instead of deleting in place: `delete` turns V8 objects into slow dictionary-mode objects.
+ */
 export function compact<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as Array<keyof T>) {
-    if (value[key] === undefined) delete value[key];
+  const out = {} as Record<string, unknown>;
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item !== undefined) setOwn(out, key, item);
   }
-  return value;
+  return out as T;
+}
+
+/**
+ * `target[key] = value` that keeps the field even when an untrusted document names it `__proto__` (plain
+ * assignment would replace the object's prototype instead, silently dropping the field).
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }

@@ -191,6 +191,11 @@ interface BindingCommon {
   operations?: string[];
   /** Security requirements specific to this binding. */
   security?: SecurityRequirement[];
+  /**
+   * Fields of the source's transport entry the canonical binding has no place for (a WoA transport config's extra
+   * keys, an A2A interface's unknown fields, a TD form's `response`), under the source format's namespace.
+   */
+  extensions?: Extensions;
 }
 
 /** WoA `rest`: POST the envelope `{agent, operation, input}` to `base + invoke_path` (`{agent_id}` replaced). */

@@ -624,4 +624,126 @@ describe('A2A: the card it writes', () => {
       assert.deepEqual(losses, [...expected].sort(), JSON.stringify(overrides));
     }
   });
+
+  test('a field named "__proto__" is data: kept in extensions.a2a on the card, a skill and an interface', () => {
+    // JSON.parse is how such keys arrive: it makes "__proto__" an own property, as any other key.
+    const card = JSON.parse(`{
+      "name": "Menu Planner", "description": "Plans weekly menus.", "version": "1.0.0",
+      "supportedInterfaces": [
+        { "url": "https://menus.example.org/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0",
+          "__proto__": { "interface": true } }
+      ],
+      "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+      "skills": [
+        { "id": "plan", "name": "Plan", "description": "Plan a week.", "tags": [], "__proto__": { "skill": true } }
+      ],
+      "__proto__": { "card": true }
+    }`) as JsonObject;
+    const read = parseOne(card);
+    const own = (value: unknown) => Object.getOwnPropertyDescriptor(value, '__proto__')?.value;
+    assert.equal(Object.getPrototypeOf(read.extensions?.['a2a']), Object.prototype);
+    assert.deepEqual(own(read.extensions?.['a2a']), { card: true });
+    assert.deepEqual(own(read.operations[0]?.extensions?.['a2a']), { skill: true });
+    assert.deepEqual(own(read.bindings[0]?.extensions?.['a2a']), { interface: true });
+    const { card: written, back, losses } = roundTrip(read);
+    assert.deepEqual(losses, []);
+    assert.equal(Object.getPrototypeOf(written), Object.prototype);
+    assert.deepEqual(own(written), { card: true });
+    assert.deepEqual(own(objects(written['skills'])[0]), { skill: true });
+    assert.deepEqual(own(objects(written['supportedInterfaces'])[0]), { interface: true });
+    const { provenance: _p1, ...before } = read;
+    const { provenance: _p2, ...after } = back;
+    assert.deepEqual(after, before);
+  });
+});
+
+describe('A2A: fields of an interface that A2A does not define', () => {
+  test("v1.0: kept in the binding's extensions.a2a, without a warning, and written back", () => {
+    const card = structuredClone(v1Sample);
+    // Signatures are not re-emitted (they would not verify over the rewritten card).
+    delete card['signatures'];
+    const [first] = objects(card['supportedInterfaces']);
+    first!['x-region'] = 'eu-west';
+    first!['limits'] = { rps: 10 };
+    const result = a2aCodec.parse(card);
+    assert.deepEqual(result.issues, []);
+    const read = result.agents[0]!;
+    assert.deepEqual(read.bindings[0]?.extensions, { a2a: { 'x-region': 'eu-west', limits: { rps: 10 } } });
+    const { card: written, back, losses } = roundTrip(read);
+    assert.deepEqual(losses, []);
+    assert.deepEqual(objects(written['supportedInterfaces'])[0], first);
+    assert.deepEqual(back.bindings, read.bindings);
+  });
+
+  test('v0.3: kept for additional interfaces, and for the main url when it is listed with fields of its own', () => {
+    const card = structuredClone(v03Sample);
+    delete card['signatures'];
+    const url = card['url'] as string;
+    const transport = card['preferredTransport'] as string;
+    card['additionalInterfaces'] = [
+      { url, transport, 'x-region': 'eu-west' },
+      { url: 'https://georoute-agent.example.com/grpc', transport: 'GRPC', weight: 2 },
+    ];
+    const result = a2aCodec.parse(card);
+    assert.deepEqual(result.issues, []);
+    const version = card['protocolVersion'] as string;
+    assert.deepEqual(result.agents[0]?.bindings, [
+      {
+        kind: 'a2a',
+        url,
+        protocolBinding: transport,
+        protocolVersion: version,
+        extensions: { a2a: { 'x-region': 'eu-west' } },
+      },
+      {
+        kind: 'a2a',
+        url: 'https://georoute-agent.example.com/grpc',
+        protocolBinding: 'GRPC',
+        protocolVersion: version,
+        extensions: { a2a: { weight: 2 } },
+      },
+    ]);
+    const { card: written, back, losses } = roundTrip(result.agents[0]!);
+    assert.deepEqual(losses, []);
+    assert.deepEqual(back.bindings, result.agents[0]?.bindings);
+    // v0.3 clients find the fields in additionalInterfaces too.
+    assert.deepEqual(objects(written['additionalInterfaces']), card['additionalInterfaces']);
+  });
+
+  test('extensions an interface cannot carry make the binding lost, and the report says so', () => {
+    const binding = {
+      kind: 'a2a' as const,
+      url: 'https://menus.example.org/a2a',
+      protocolBinding: 'JSONRPC',
+      protocolVersion: '1.0',
+    };
+    const cases: Array<[Binding, string[]]> = [
+      [{ ...binding, extensions: { a2a: { 'x-region': 'eu' } } }, []],
+      [{ ...binding, extensions: { mcp: { headers: [] } } }, ['bindings.a2a']],
+      [{ ...binding, extensions: { a2a: { 'x-region': 'eu' }, woa: { timeout_ms: 5 } } }, ['bindings.a2a']],
+      [{ ...binding, extensions: { a2a: { tenant: 'spoofed', transport: 'GRPC' } } }, ['bindings.a2a']],
+      // Not a v1.0 interface field: readers of the v1.0 list get it back.
+      [{ ...binding, extensions: { a2a: { transport: 'GRPC' } } }, []],
+      [{ ...binding, extensions: { a2a: {} } }, ['bindings.a2a']],
+    ];
+    for (const [source, expected] of cases) {
+      const { losses, card } = roundTrip(agent({ bindings: [source] }));
+      assert.deepEqual(losses, expected, JSON.stringify(source));
+      const [entry] = objects(card['supportedInterfaces']);
+      assert.equal(entry?.['tenant'], undefined, 'an extension never overrides an interface field');
+    }
+    // With several interfaces, the v0.3 list is written too, where "transport" is the interface's own field.
+    const other = { ...binding, url: 'https://menus.example.org/grpc', protocolBinding: 'GRPC' };
+    const { card, losses } = roundTrip(
+      agent({
+        bindings: [{ ...binding, extensions: { a2a: { transport: 'HTTP+JSON', weight: 1 } } }, other],
+      }),
+    );
+    assert.deepEqual(losses, []);
+    assert.deepEqual(objects(card['additionalInterfaces'])[0], {
+      weight: 1,
+      url: binding.url,
+      transport: binding.protocolBinding,
+    });
+  });
 });

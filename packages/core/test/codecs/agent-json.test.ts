@@ -312,4 +312,48 @@ describe('agent://: the descriptor it writes', () => {
       assert.deepEqual(losses, [...expected].sort(), JSON.stringify(overrides));
     }
   });
+
+  test('a field named "__proto__" is data: kept in extensions.agent-json on the descriptor and a capability', () => {
+    // JSON.parse is how such keys arrive: it makes "__proto__" an own property, as any other key.
+    const document = JSON.parse(`{
+      "@context": ["${AGENTRY_CONTEXT_URL}", { "agentry": "${AGENTRY_NS}" }],
+      "id": "trip-sketcher", "name": "Trip Sketcher", "description": "Sketches day trips.", "version": "1.0.0",
+      "__proto__": { "descriptor": true },
+      "supportedVersions": { "__proto__": "/v0/agent.json" },
+      "capabilities": [{ "name": "sketch", "__proto__": { "capability": true } }]
+    }`) as JsonObject;
+    const result = agentJsonCodec.parse(document);
+    assert.deepEqual(errorsOf(result.issues), []);
+    const read = result.agents[0]!;
+    const own = (value: unknown) => Object.getOwnPropertyDescriptor(value, '__proto__')?.value;
+    assert.equal(Object.getPrototypeOf(read.extensions?.['agent-json']), Object.prototype);
+    assert.deepEqual(own(read.extensions?.['agent-json']), { descriptor: true });
+    assert.deepEqual(own(read.operations[0]?.extensions?.['agent-json']), { capability: true });
+    assert.equal(own(read.supportedVersions), '/v0/agent.json');
+    const { descriptor, back, losses } = roundTrip(read);
+    assert.deepEqual(losses, []);
+    assert.equal(Object.getPrototypeOf(descriptor), Object.prototype);
+    assert.deepEqual(own(descriptor), { descriptor: true });
+    assert.deepEqual(own((descriptor['capabilities'] as JsonObject[])[0]), { capability: true });
+    assert.equal(own(descriptor['supportedVersions']), '/v0/agent.json');
+    assert.deepEqual(descriptor, document);
+    const { provenance: _p1, ...before } = read;
+    const { provenance: _p2, ...after } = back;
+    assert.deepEqual(after, before);
+  });
+
+  test('bindings are written verbatim, so their extensions of every format survive', () => {
+    const bindings: Agent['bindings'] = [
+      {
+        kind: 'a2a',
+        url: 'https://trips.example.org/a2a',
+        protocolBinding: 'JSONRPC',
+        extensions: { a2a: { 'x-region': 'eu' }, woa: { timeout_ms: 5 } },
+      },
+      { kind: 'mcp', server: 'https://trips.example.org/mcp', extensions: { mcp: { headers: [] } } },
+    ];
+    const { back, losses } = roundTrip(agent({ bindings }));
+    assert.deepEqual(losses, []);
+    assert.deepEqual(back.bindings, bindings);
+  });
 });

@@ -103,6 +103,42 @@ describe('agents.json: problem maps (vectors/agents-json-invalid.json)', () => {
     });
   });
 
+  test('a field or agent named "__proto__" is data: kept, and named in the map it writes', () => {
+    // JSON.parse is how such keys arrive: it makes "__proto__" an own property, as any other key. A map has no
+    // operations; its entries and the fields beside "agents" are the agent-level places unknown fields can be.
+    const document = JSON.parse(`{
+      "agents": {
+        "__proto__": "https://hub.example.org/proto/agent.json",
+        "weather": { "url": "https://hub.example.org/w/agent.json", "__proto__": { "entry": true } }
+      },
+      "__proto__": { "map": true }
+    }`) as JsonObject;
+    const result = agentsJsonCodec.parse(document);
+    assert.deepEqual(errorsOf(result.issues), []);
+    const [proto, weather] = result.agents;
+    assert.equal(proto?.id, '__proto__');
+    assert.equal(proto?.url, 'https://hub.example.org/proto/agent.json');
+    const own = (value: unknown) => Object.getOwnPropertyDescriptor(value, '__proto__')?.value;
+    const extension = weather?.extensions?.['agents-json'];
+    assert.equal(Object.getPrototypeOf(extension), Object.prototype);
+    assert.deepEqual(own(extension?.['entry']), { entry: true });
+    assert.deepEqual(own(extension?.['document']), { map: true });
+
+    // Entries are written as descriptor URLs: the map has no place for their other fields, and says so.
+    const emitted = agentsJsonCodec.emit(result.agents);
+    const written = emitted.document as JsonObject;
+    assert.equal(Object.getPrototypeOf(written['agents']), Object.prototype);
+    assert.equal(own(written['agents']), 'https://hub.example.org/proto/agent.json');
+    assert.deepEqual(
+      emitted.losses.map((loss) => `${loss.agent}:${loss.field}`),
+      ['__proto__:extensions.agents-json', 'weather:extensions.agents-json'],
+    );
+    assert.deepEqual(
+      agentsJsonCodec.parse(written).agents.map((agent) => agent.id),
+      ['__proto__', 'weather'],
+    );
+  });
+
   test('never throws, whatever it is given', () => {
     for (const input of [
       null,

@@ -203,6 +203,46 @@ describe('AIDIP: valid variations', () => {
     });
     assert.deepEqual(aidipCodec.emit(result.agents).document, document);
   });
+
+  test('a field named "__proto__" is data: kept in extensions.aidip on the agent and an operation', () => {
+    // JSON.parse is how such keys arrive: it makes "__proto__" an own property, as any other key.
+    const document = JSON.parse(`{
+      "id": "glossary-1", "name": "Glossary Lookup", "description": "Looks up technical terms.",
+      "authentication": { "type": "api_key", "__proto__": { "authentication": true } },
+      "operations": [{
+        "name": "lookup", "description": "Find one term.",
+        "inputs": { "type": "object" }, "outputs": { "type": "object" },
+        "__proto__": { "operation": true }
+      }],
+      "__proto__": { "agent": true }
+    }`) as JsonObject;
+    const result = aidipCodec.parse(document);
+    assert.deepEqual(result.issues, []);
+    const read = result.agents[0]!;
+    const own = (value: unknown) => Object.getOwnPropertyDescriptor(value, '__proto__')?.value;
+    const extension = read.extensions?.['aidip'];
+    assert.equal(Object.getPrototypeOf(extension), Object.prototype);
+    assert.deepEqual(own(extension), { agent: true });
+    assert.deepEqual(own(extension?.['authentication']), { authentication: true });
+    assert.deepEqual(own(read.operations[0]?.extensions?.['aidip']), { operation: true });
+    const { document: written, losses } = roundTrip(read);
+    assert.deepEqual(losses, []);
+    assert.equal(Object.getPrototypeOf(written), Object.prototype);
+    assert.deepEqual(own(written), { agent: true });
+    assert.deepEqual(own(written['authentication']), { authentication: true });
+    assert.deepEqual(own((written['operations'] as JsonObject[])[0]), { operation: true });
+    assert.deepEqual(written, document);
+  });
+
+  test('authentication types named like Object.prototype members are unknown types, not prototypes', () => {
+    for (const type of ['__proto__', 'toString', 'constructor']) {
+      const result = aidipCodec.parse({ ...example, authentication: { type } });
+      assert.deepEqual(summary(result.issues), [
+        { code: 'aidip.authentication.type', pointer: '/authentication/type', severity: 'warning' },
+      ]);
+      assert.deepEqual(result.agents[0]?.auth?.schemes, [{ id: type, type: 'other', scheme: type }]);
+    }
+  });
 });
 
 describe('AIDIP: detection', () => {

@@ -748,6 +748,42 @@ describe('awp: unknown fields are kept and written back in place', () => {
     assert.ok(jsonEqual(written, document), JSON.stringify(written));
   });
 
+  test('a field named "__proto__" is data: kept in extensions.awp on the surface and an action, and written back', () => {
+    // JSON.parse is how such keys arrive: it makes "__proto__" an own property, as any other key.
+    const document = JSON.parse(
+      JSON.stringify(recordsDocument()).replace(
+        /^\{/,
+        '{"__proto__": {"surface": true}, "capabilities": {"streaming": false, "__proto__": {"flags": true}},',
+      ),
+    ) as JsonObject;
+    const [lookup] = document['actions'] as [JsonObject];
+    Object.defineProperty(lookup, '__proto__', {
+      value: { action: true },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    const own = (value: unknown) => Object.getOwnPropertyDescriptor(value, '__proto__')?.value;
+    assert.deepEqual(own(document), { surface: true });
+
+    const result = awp.parse(document);
+    assert.deepEqual(errorsOf(result.issues), []);
+    const agent = only(result.agents);
+    const extension = agent.extensions?.['awp'];
+    assert.equal(Object.getPrototypeOf(extension), Object.prototype);
+    assert.deepEqual(own(extension), { surface: true });
+    assert.deepEqual(own(extension?.['capabilities']), { flags: true });
+    assert.deepEqual(own(operation(agent, 'lookup').extensions?.['awp']), { action: true });
+
+    const { document: written, losses } = roundTrip(agent);
+    assert.deepEqual(losses, []);
+    assert.equal(Object.getPrototypeOf(written), Object.prototype);
+    assert.deepEqual(own(written), { surface: true });
+    assert.deepEqual(own(written['capabilities']), { flags: true });
+    assert.deepEqual(own((written['actions'] as JsonObject[])[0]), { action: true });
+    assert.ok(jsonEqual(written, document), JSON.stringify(written));
+  });
+
   test('an extension that would land on a field AWP defines is reported lost', () => {
     const agent = only(awp.parse(recordsDocument()).agents);
     agent.extensions = { awp: { intent: 'Something else.', x_kept: true } };

@@ -9,6 +9,7 @@ import {
   codecs,
   detectFormat,
   type JsonObject,
+  lostFields,
   type McpBinding,
   type ValidationIssue,
 } from '../../src/index.js';
@@ -289,7 +290,18 @@ describe('mcp: combined document', () => {
     assert.equal(agent.version, '2.0.1');
     assert.equal(agent.documentationUrl, 'https://weather.example.org/docs');
     assert.deepEqual(agent.bindings, [
-      { kind: 'mcp', server: 'https://weather.example.org/mcp', transport: 'streamable-http' },
+      {
+        kind: 'mcp',
+        server: 'https://weather.example.org/mcp',
+        transport: 'streamable-http',
+        extensions: {
+          mcp: {
+            headers: [
+              { name: 'X-Weather-Key', description: 'Your API key', isRequired: true, isSecret: true },
+            ],
+          },
+        },
+      },
       { kind: 'mcp', server: 'https://{region}.weather.example.org/sse', transport: 'sse' },
       {
         kind: 'mcp',
@@ -304,6 +316,7 @@ describe('mcp: combined document', () => {
           environmentVariables: [{ name: 'WEATHER_KEY', isSecret: true }],
           packageArguments: [{ type: 'named', name: '--port', valueHint: 'port', default: '8040' }],
         },
+        extensions: { mcp: { transport: { url: 'http://localhost:{port}/mcp' } } },
       },
       {
         kind: 'mcp',
@@ -315,12 +328,6 @@ describe('mcp: combined document', () => {
     assert.deepEqual(agent.extensions?.['mcp'], {
       $schema: combined['$schema']!,
       repository: combined['repository']!,
-      remoteExtras: {
-        'https://weather.example.org/mcp': {
-          headers: [{ name: 'X-Weather-Key', description: 'Your API key', isRequired: true, isSecret: true }],
-        },
-      },
-      packageExtras: { 'example-weather-mcp': { transport: { url: 'http://localhost:{port}/mcp' } } },
     });
     assert.deepEqual(agent.operations[0]?.extensions, { mcp: { annotations: { openWorldHint: true } } });
   });
@@ -330,6 +337,45 @@ describe('mcp: combined document', () => {
     assert.deepEqual(emitted.losses, []);
     assert.deepEqual(emitted.issues, []);
     assert.deepEqual(emitted.document, combined);
+  });
+
+  test('a field named "__proto__" is data: kept in extensions.mcp on the server, a tool, a remote and a package', () => {
+    // JSON.parse is how such keys arrive: it makes "__proto__" an own property, as any other key.
+    const document = JSON.parse(`{
+      "name": "org.example/weather", "description": "Forecasts.", "version": "2.0.1",
+      "__proto__": { "server": true },
+      "remotes": [{ "type": "sse", "url": "https://weather.example.org/sse", "__proto__": { "remote": true } }],
+      "packages": [{
+        "registryType": "npm", "identifier": "@example/weather",
+        "transport": { "type": "stdio", "__proto__": { "transport": true } }, "__proto__": { "package": true }
+      }],
+      "tools": [{
+        "name": "forecast", "inputSchema": { "type": "object" }, "__proto__": { "tool": true },
+        "annotations": { "openWorldHint": true, "__proto__": { "annotation": true } }
+      }]
+    }`) as JsonObject;
+    const result = mcp.parse(document);
+    assert.deepEqual(errorsOf(result.issues), []);
+    const agent = result.agents[0]!;
+    const own = (value: unknown) => Object.getOwnPropertyDescriptor(value, '__proto__')?.value;
+    assert.equal(Object.getPrototypeOf(agent.extensions?.['mcp']), Object.prototype);
+    assert.deepEqual(own(agent.extensions?.['mcp']), { server: true });
+    const operation = agent.operations[0]?.extensions?.['mcp'];
+    assert.deepEqual(own(operation), { tool: true });
+    assert.deepEqual(own(operation?.['annotations']), { annotation: true });
+    assert.deepEqual(own(agent.bindings[0]?.extensions?.['mcp']), { remote: true });
+    const packageExtras = agent.bindings[1]?.extensions?.['mcp'];
+    assert.deepEqual(own(packageExtras), { package: true });
+    assert.deepEqual(own(packageExtras?.['transport']), { transport: true });
+    const emitted = mcp.emit(result.agents);
+    assert.deepEqual(emitted.losses, []);
+    const written = emitted.document as JsonObject;
+    assert.equal(Object.getPrototypeOf(written), Object.prototype);
+    assert.deepEqual(own(written), { server: true });
+    assert.deepEqual(own((written['tools'] as JsonObject[])[0]), { tool: true });
+    assert.deepEqual(own((written['remotes'] as JsonObject[])[0]), { remote: true });
+    assert.deepEqual(own((written['packages'] as JsonObject[])[0]), { package: true });
+    assert.deepEqual(written, document);
   });
 });
 
@@ -534,6 +580,70 @@ describe('mcp: emitted documents', () => {
       { registryType: 'npm', identifier: '@example/mixed', version: '0.4.0', transport: { type: 'stdio' } },
     ]);
     assert.deepEqual(emitted.losses.map((loss) => loss.field).sort(), ['bindings.http', 'bindings.mcp']);
+  });
+
+  test("a binding's extensions.mcp are written into its remote or package; what cannot be is reported exactly", () => {
+    const remote: McpBinding = {
+      kind: 'mcp',
+      server: 'https://mixed.example.org/mcp',
+      transport: 'streamable-http',
+      extensions: { mcp: { headers: [{ name: 'X-Key', isSecret: true }] } },
+    };
+    const pkg: McpBinding = {
+      kind: 'mcp',
+      server: '@example/mixed',
+      transport: 'streamable-http',
+      package: { registryType: 'npm', identifier: '@example/mixed', version: '0.4.0' },
+      extensions: { mcp: { fileSha256: 'ab12', transport: { url: 'http://localhost:8040/mcp' } } },
+    };
+    const base: Agent = {
+      id: 'org.example/mixed',
+      name: 'Mixed',
+      description: 'Bindings with fields of their own.',
+      operations: [],
+      bindings: [remote, pkg],
+    };
+    const exact = mcp.emit([base]);
+    assert.deepEqual(exact.losses, []);
+    const document = exact.document as JsonObject;
+    assert.deepEqual(document['remotes'], [
+      {
+        type: 'streamable-http',
+        url: 'https://mixed.example.org/mcp',
+        headers: [{ name: 'X-Key', isSecret: true }],
+      },
+    ]);
+    assert.deepEqual(document['packages'], [
+      {
+        registryType: 'npm',
+        identifier: '@example/mixed',
+        version: '0.4.0',
+        fileSha256: 'ab12',
+        transport: { type: 'streamable-http', url: 'http://localhost:8040/mcp' },
+      },
+    ]);
+    assert.deepEqual(mcp.parse(document).agents[0]?.bindings, base.bindings);
+
+    const { transport: _typed, ...untyped } = pkg;
+    const cases: Array<[McpBinding, string[]]> = [
+      [{ ...remote, extensions: { woa: { timeout_ms: 5 } } }, ['bindings.mcp']],
+      [{ ...remote, extensions: { mcp: { url: 'https://spoofed.example.org/mcp' } } }, ['bindings.mcp']],
+      [
+        { ...pkg, extensions: { mcp: { identifier: 'spoofed', transport: { type: 'sse' } } } },
+        ['bindings.mcp'],
+      ],
+      [{ ...untyped, extensions: { mcp: { transport: { url: 'http://x.example' } } } }, ['bindings.mcp']],
+      [{ ...remote, extensions: { mcp: {} } }, ['bindings.mcp']],
+      [{ ...remote, extensions: { mcp: { headers: [] }, a2a: { tenant: 't' } } }, ['bindings.mcp']],
+    ];
+    for (const [binding, expected] of cases) {
+      const source: Agent = { ...base, bindings: [binding] };
+      const emitted = mcp.emit([source]);
+      const back = mcp.parse(emitted.document).agents[0];
+      const reported = [...new Set(emitted.losses.map((loss) => loss.field))].sort();
+      assert.deepEqual(reported, expected, JSON.stringify(binding));
+      assert.deepEqual(reported, lostFields(source, back).sort(), 'the loss report is exact');
+    }
   });
 
   test('an agent without operations still reads back as MCP', () => {

@@ -501,7 +501,14 @@ describe('td: reading any Thing', () => {
     const agent = result.agents[0]!;
     assert.equal(agent.id, 'pump');
     assert.deepEqual(agent.bindings, [
-      { kind: 'http', url: 'https://pump.example.org/api/start', method: 'POST', operations: ['start'] },
+      {
+        kind: 'http',
+        url: 'https://pump.example.org/api/start',
+        method: 'POST',
+        operations: ['start'],
+        // The form's member the binding has no field for is the binding's own, not the operation's.
+        extensions: { td: { response: { contentType: 'application/json' } } },
+      },
       {
         kind: 'http',
         url: 'https://pump.example.org/api/start/status',
@@ -518,6 +525,7 @@ describe('td: reading any Thing', () => {
       },
     ]);
     assert.equal(agent.operations[0]!.executionModel, 'async');
+    assert.equal(agent.operations[0]!.extensions, undefined);
     assert.deepEqual(agent.extensions?.['td']?.['properties'], thing['properties']);
     assert.equal(agent.extensions?.['td']?.['base'], 'https://pump.example.org/api/');
 
@@ -589,6 +597,251 @@ describe('td: reading any Thing', () => {
     const agent = tdCodec.parse(thing).agents[0]!;
     assert.equal(agent.id, 'prefixed-agent');
     assert.equal(agent.operations[0]!.rateLimit, '5/second');
+  });
+
+  test("form members a binding has no field for are kept in that binding's extensions.td and written back", () => {
+    const thing: JsonObject = {
+      '@context': [TD_CONTEXT_1_1, { coap: 'http://www.example.org/coap-binding#' }],
+      title: 'Kettle',
+      securityDefinitions: { nosec_sc: { scheme: 'nosec' } },
+      security: 'nosec_sc',
+      actions: {
+        boil: {
+          forms: [
+            {
+              href: 'https://kettle.example.org/boil',
+              contentType: 'application/json',
+              response: { contentType: 'application/json' },
+              additionalResponses: [{ success: false, contentType: 'application/problem+json' }],
+            },
+            { href: 'https://kettle.example.org/boil/plain', subprotocol: 'longpoll' },
+            { href: 'https://kettle.example.org/boil/text', contentType: 'text/plain' },
+            { href: 'legacy/boil' },
+          ],
+        },
+        stop: {
+          forms: [{ href: 'https://kettle.example.org/stop', 'coap:hint': 'not coap at all' }],
+        },
+      },
+    };
+    const result = tdCodec.parse(thing);
+    const agent = result.agents[0]!;
+    assert.deepEqual(agent.bindings, [
+      {
+        kind: 'http',
+        url: 'https://kettle.example.org/boil',
+        method: 'POST',
+        operations: ['boil'],
+        extensions: {
+          td: {
+            response: { contentType: 'application/json' },
+            additionalResponses: [{ success: false, contentType: 'application/problem+json' }],
+          },
+        },
+      },
+      {
+        kind: 'http',
+        url: 'https://kettle.example.org/boil/plain',
+        method: 'POST',
+        operations: ['boil'],
+        extensions: { td: { subprotocol: 'longpoll' } },
+      },
+      {
+        kind: 'http',
+        url: 'https://kettle.example.org/boil/text',
+        method: 'POST',
+        operations: ['boil'],
+        contentType: 'text/plain',
+      },
+      {
+        kind: 'http',
+        url: 'https://kettle.example.org/stop',
+        method: 'POST',
+        operations: ['stop'],
+        extensions: { td: { 'coap:hint': 'not coap at all' } },
+      },
+    ]);
+    // Only the form that could not become a binding stays with the operation; nothing is matched by position.
+    assert.deepEqual(agent.operations[0]!.extensions, {
+      td: { forms: { unbound: [{ href: 'legacy/boil' }] } },
+    });
+    assert.equal(agent.operations[1]!.extensions, undefined);
+
+    // Written back, each form gets its own binding's members, whatever order the bindings are in. (No base URL,
+    // so that the relative href stays unresolved, as it was read.)
+    const reordered: Agent = { ...agent, bindings: [...agent.bindings].reverse() };
+    for (const candidate of [agent, reordered]) {
+      const { document, losses } = emitOne(candidate, {});
+      assert.deepEqual(losses, []);
+      const forms = actionsOf(document)['boil']!['forms'] as JsonObject[];
+      const byHref = new Map(forms.map((form) => [form['href'], form]));
+      assert.deepEqual(byHref.get('https://kettle.example.org/boil')!['response'], {
+        contentType: 'application/json',
+      });
+      assert.deepEqual(byHref.get('https://kettle.example.org/boil')!['additionalResponses'], [
+        { success: false, contentType: 'application/problem+json' },
+      ]);
+      assert.equal(byHref.get('https://kettle.example.org/boil/plain')!['subprotocol'], 'longpoll');
+      assert.equal(byHref.get('https://kettle.example.org/boil/text')!['subprotocol'], undefined);
+      assert.equal(byHref.get('https://kettle.example.org/boil/text')!['response'], undefined);
+      assert.deepEqual(forms.at(-1), { href: 'legacy/boil' });
+      assert.equal(
+        (actionsOf(document)['stop']!['forms'] as JsonObject[])[0]!['coap:hint'],
+        'not coap at all',
+      );
+      const back = tdCodec.parse(document).agents[0]!;
+      assert.deepEqual(lostFields(candidate, back), []);
+    }
+  });
+
+  test("a binding's td extensions never override what the binding itself says", () => {
+    const agent: Agent = {
+      id: 'clash',
+      name: 'Clash',
+      description: '',
+      operations: [{ name: 'go' }],
+      bindings: [
+        {
+          kind: 'http',
+          url: 'https://clash.example.org/go',
+          method: 'PUT',
+          operations: ['go'],
+          extensions: {
+            td: { href: 'https://elsewhere.example.org/', response: { contentType: 'text/plain' } },
+          },
+        },
+      ],
+    };
+    const { document, losses } = emitOne(agent);
+    assertValidTd(document, 'clash');
+    const form = (actionsOf(document)['go']!['forms'] as JsonObject[])[0]!;
+    assert.equal(form['href'], 'https://clash.example.org/go');
+    assert.equal(form['htv:methodName'], 'PUT');
+    assert.deepEqual(form['response'], { contentType: 'text/plain' });
+    // The overridden member does not come back, and the report says so.
+    const back = tdCodec.parse(document).agents[0]!;
+    assert.deepEqual(
+      losses.map((loss) => loss.field),
+      ['bindings.http'],
+    );
+    assert.deepEqual(lostFields(agent, back), ['bindings.http']);
+  });
+
+  test("a binding whose extensions hold another format's namespace is reported lost; its td members are written", () => {
+    const agent: Agent = {
+      id: 'mixed',
+      name: 'Mixed',
+      description: '',
+      operations: [{ name: 'go' }, { name: 'stay' }],
+      bindings: [
+        {
+          kind: 'http',
+          url: 'https://mixed.example.org/go',
+          method: 'POST',
+          operations: ['go'],
+          extensions: { td: { subprotocol: 'sse' }, awp: { note: 'from AWP' } },
+        },
+        {
+          kind: 'other',
+          protocol: 'coap',
+          config: { href: 'coap://mixed.example.org/stay' },
+          operations: ['stay'],
+          extensions: { woa: { qos: 1 } },
+        },
+      ],
+    };
+    const { document, losses } = emitOne(agent);
+    assert.deepEqual(losses.map((loss) => loss.field).sort(), ['bindings.http', 'bindings.other']);
+    assert.match(losses.find((loss) => loss.field === 'bindings.http')!.message, /"awp"/);
+    assert.match(losses.find((loss) => loss.field === 'bindings.other')!.message, /"woa"/);
+    const back = tdCodec.parse(document).agents[0]!;
+    assert.deepEqual(lostFields(agent, back).sort(), ['bindings.http', 'bindings.other']);
+    assert.equal((actionsOf(document)['go']!['forms'] as JsonObject[])[0]!['subprotocol'], 'sse');
+    assert.deepEqual(back.bindings[0], {
+      kind: 'http',
+      url: 'https://mixed.example.org/go',
+      method: 'POST',
+      operations: ['go'],
+      extensions: { td: { subprotocol: 'sse' } },
+    });
+
+    // With only its td members the same binding comes back whole, and nothing is reported.
+    const tdOnly: Agent = {
+      ...agent,
+      operations: [{ name: 'go' }],
+      bindings: [{ ...agent.bindings[0]!, extensions: { td: { subprotocol: 'sse' } } }],
+    };
+    const clean = emitOne(tdOnly);
+    assert.deepEqual(clean.losses, []);
+    assert.deepEqual(lostFields(tdOnly, tdCodec.parse(clean.document).agents[0]), []);
+  });
+
+  test('"__proto__" keys in a TD are data: kept in extensions, written back, and an action of that name round-trips', () => {
+    // JSON text, because JSON.parse is how such keys arrive: it makes "__proto__" an own property.
+    const text = `{
+      "@context": "${TD_CONTEXT_1_1}",
+      "title": "Hostile",
+      "securityDefinitions": { "nosec_sc": { "scheme": "nosec" } },
+      "security": "nosec_sc",
+      "__proto__": { "polluted": true },
+      "actions": {
+        "run": {
+          "__proto__": { "alsoPolluted": true },
+          "forms": [{ "href": "https://hostile.example.org/run", "__proto__": { "formPolluted": true } }]
+        },
+        "__proto__": {
+          "title": "Proto",
+          "forms": [{ "href": "https://hostile.example.org/proto" }]
+        }
+      }
+    }`;
+    const thing = JSON.parse(text) as JsonObject;
+    const result = tdCodec.parse(thing);
+    assert.deepEqual(errorsOf(result.issues), []);
+    const agent = result.agents[0]!;
+    const own = (value: unknown, key: string): unknown => {
+      assert.ok(isRecord(value), 'an object');
+      assert.equal(Object.getPrototypeOf(value), Object.prototype, 'the prototype is untouched');
+      assert.ok(Object.hasOwn(value, key), `"${key}" is an own member`);
+      return value[key];
+    };
+
+    // Thing level and action level: unknown members, kept in extensions.td.
+    assert.deepEqual(own(agent.extensions?.['td'], '__proto__'), { polluted: true });
+    const run = agent.operations.find((op) => op.name === 'run')!;
+    assert.deepEqual(own(run.extensions?.['td'], '__proto__'), { alsoPolluted: true });
+    // Form level: the binding's own.
+    assert.deepEqual(own(agent.bindings[0]!.extensions?.['td'], '__proto__'), { formPolluted: true });
+    // An action named "__proto__" is an operation like any other.
+    assert.deepEqual(
+      agent.operations.map((op) => op.name),
+      ['run', '__proto__'],
+    );
+    assert.equal(agent.operations[1]!.title, 'Proto');
+    assert.deepEqual(agent.bindings[1]!.operations, ['__proto__']);
+
+    const { document, losses, issues } = emitOne(agent);
+    assert.deepEqual(errorsOf(issues), []);
+    assert.deepEqual(losses, []);
+    assertValidTd(document, 'hostile');
+    assert.deepEqual(own(document, '__proto__'), { polluted: true });
+    const actions = document['actions'];
+    assert.deepEqual(Object.keys(actions as JsonObject), ['run', '__proto__']);
+    assert.deepEqual(own(own(actions, 'run'), '__proto__'), { alsoPolluted: true });
+    assert.equal((own(actions, '__proto__') as JsonObject)['title'], 'Proto');
+    const runForm = ((own(actions, 'run') as JsonObject)['forms'] as JsonObject[])[0];
+    assert.deepEqual(own(runForm, '__proto__'), { formPolluted: true });
+
+    // The written TD survives JSON text too, and reads back to the same agent.
+    const back = tdCodec.parse(JSON.parse(JSON.stringify(document))).agents[0]!;
+    assert.deepEqual(lostFields(agent, back), []);
+    assert.deepEqual(
+      back.operations.map((op) => op.name),
+      ['run', '__proto__'],
+    );
+    assert.deepEqual(own(back.extensions?.['td'], '__proto__'), { polluted: true });
+    assert.deepEqual(own(back.operations[0]!.extensions?.['td'], '__proto__'), { alsoPolluted: true });
+    assert.deepEqual(own(back.bindings[0]!.extensions?.['td'], '__proto__'), { formPolluted: true });
   });
 });
 

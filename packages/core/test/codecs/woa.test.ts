@@ -236,9 +236,48 @@ describe('WoA: valid variations', () => {
     assert.deepEqual(summarizer.extensions?.['woa']?.['@document'], {
       authz: { scheme: 'south', policy_uri: 'https://authz.example.com/south/all' },
     });
-    assert.deepEqual(summarizer.extensions?.['woa']?.['@transports'], { rest: { timeout_ms: 30000 } });
+    assert.equal(summarizer.extensions?.['woa']?.['@transports'], undefined);
+    assert.deepEqual(summarizer.bindings[0]?.extensions, { woa: { timeout_ms: 30000 } });
     assert.deepEqual(summarizer.operations[0]?.extensions, { woa: { 'x-cost': 'low' } });
     assert.deepEqual(woaCodec.emit(result.agents).document, document);
+  });
+
+  test('a field named "__proto__" is data: kept in extensions.woa at every level and written back', () => {
+    // JSON.parse is how such keys arrive: it makes "__proto__" an own property, as any other key.
+    const document = JSON.parse(`{
+      "woa_version": "1",
+      "__proto__": { "document": true },
+      "agents": [{
+        "id": "echo", "name": "Echo", "description": "Repeats.",
+        "inputs": { "type": "object" }, "outputs": { "type": "object" },
+        "transports": ["rest"],
+        "operations": [{ "name": "say", "description": "Say it.", "__proto__": { "operation": true } }],
+        "__proto__": { "agent": true }
+      }],
+      "transports": {
+        "rest": { "base": "https://echo.example.org", "invoke_path": "/invoke", "__proto__": { "transport": true } }
+      }
+    }`) as JsonObject;
+    const result = woaCodec.parse(document);
+    assert.deepEqual(result.issues, []);
+    const echo = result.agents[0]!;
+    const own = (value: unknown) => Object.getOwnPropertyDescriptor(value, '__proto__')?.value;
+    assert.equal(Object.getPrototypeOf(echo.extensions?.['woa']), Object.prototype);
+    assert.deepEqual(own(echo.extensions?.['woa']), { agent: true });
+    assert.deepEqual(own(echo.extensions?.['woa']?.['@document']), { document: true });
+    assert.deepEqual(own(echo.operations[0]?.extensions?.['woa']), { operation: true });
+    assert.deepEqual(own(echo.bindings[0]?.extensions?.['woa']), { transport: true });
+    const emitted = woaCodec.emit(result.agents);
+    assert.deepEqual(emitted.losses, []);
+    const written = emitted.document as JsonObject;
+    assert.deepEqual(own(written), { document: true });
+    assert.equal(Object.getPrototypeOf(written), Object.prototype);
+    assert.deepEqual(own((written['agents'] as JsonObject[])[0]), { agent: true });
+    assert.deepEqual(own(((written['agents'] as JsonObject[])[0]!['operations'] as JsonObject[])[0]), {
+      operation: true,
+    });
+    assert.deepEqual(own((written['transports'] as JsonObject)['rest']), { transport: true });
+    assert.deepEqual(written, document);
   });
 });
 
@@ -452,6 +491,93 @@ describe('WoA: emitting', () => {
       'operations[default].input',
       'operations[default].output',
     ]);
+  });
+
+  test("a binding's extensions.woa are its transport configuration's unknown fields, written back", () => {
+    const source = agent({
+      bindings: [
+        {
+          kind: 'woa-rest',
+          base: 'https://echo.example.org',
+          invokePath: '/invoke',
+          transportName: 'rest',
+          extensions: { woa: { timeout_ms: 30000, retry: { max: 2 } } },
+        },
+        {
+          kind: 'mcp',
+          server: 'https://echo.example.org/mcp',
+          toolNamespace: 'echo',
+          toolField: 'agent',
+          transportName: 'mcp',
+          extensions: { woa: { session: 'sticky' } },
+        },
+      ],
+    });
+    const { document, parsed, emitted } = roundTrip([source]);
+    assert.deepEqual(document['transports'], {
+      rest: {
+        base: 'https://echo.example.org',
+        invoke_path: '/invoke',
+        timeout_ms: 30000,
+        retry: { max: 2 },
+      },
+      mcp: {
+        server: 'https://echo.example.org/mcp',
+        tool_namespace: 'echo',
+        tool_field: 'agent',
+        session: 'sticky',
+      },
+    });
+    assert.deepEqual(emitted.losses, []);
+    assert.deepEqual(parsed.agents[0]?.bindings, source.bindings);
+    assert.equal(parsed.agents[0]?.extensions, undefined);
+  });
+
+  test('binding extensions WoA cannot write (another format, a WoA field name, another configuration) are reported', () => {
+    const rest = (extensions: Record<string, JsonObject>) =>
+      agent({
+        bindings: [
+          {
+            kind: 'woa-rest',
+            base: 'https://echo.example.org',
+            invokePath: '/invoke',
+            transportName: 'rest',
+            extensions,
+          },
+        ],
+      });
+    const foreign = rest({ a2a: { region: 'eu' } });
+    const clash = rest({ woa: { base: 'https://spoofed.example.org', timeout_ms: 5 } });
+    const first = rest({ woa: { timeout_ms: 10 } });
+    const second = { ...rest({ woa: { timeout_ms: 20 } }), id: 'second' };
+    for (const agents of [[foreign], [clash], [first, second]]) {
+      const { document, parsed, emitted } = roundTrip(agents);
+      for (const source of agents) {
+        assertExactLosses(
+          source,
+          parsed.agents.find((x) => x.id === source.id),
+          emitted.losses,
+        );
+      }
+      // The binding still serves the agent: only its extra fields are not what they were.
+      assert.equal((document['transports'] as JsonObject)['rest'] !== undefined, true);
+    }
+    assert.deepEqual(
+      woaCodec.emit([foreign]).losses.map((l) => l.field),
+      ['bindings.woa-rest'],
+    );
+    assert.deepEqual(
+      woaCodec.emit([clash]).losses.map((l) => l.field),
+      ['bindings.woa-rest'],
+    );
+    const shared = woaCodec.emit([first, second]);
+    assert.deepEqual(
+      shared.losses.map((l) => `${l.agent}:${l.field}`),
+      ['second:bindings.woa-rest'],
+    );
+    assert.deepEqual((shared.document as JsonObject)['transports'], {
+      rest: { base: 'https://echo.example.org', invoke_path: '/invoke', timeout_ms: 10 },
+    });
   });
 
   test('extension fields named like WoA fields cannot override them, and that is reported', () => {

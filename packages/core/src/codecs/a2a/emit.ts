@@ -4,7 +4,7 @@
  * and the extended-card flag in both versions' forms.
  */
 import type { ValidationIssue } from '../../issues.js';
-import { isObject } from '../../json/values.js';
+import { isObject, setOwn } from '../../json/values.js';
 import type { Agent, JsonObject, JsonValue, SecurityScheme } from '../../model/agent.js';
 import type { EmitOptions, Loss } from '../codec.js';
 import type { EmitOne } from '../define.js';
@@ -142,7 +142,7 @@ function writeSchemes(schemes: readonly SecurityScheme[], lose: Lose): JsonObjec
   const entries: JsonObject = {};
   for (const scheme of schemes) {
     const entry = writeSecurityScheme(scheme);
-    if (entry !== undefined && !Object.hasOwn(entries, scheme.id)) entries[scheme.id] = entry;
+    if (entry !== undefined && !Object.hasOwn(entries, scheme.id)) setOwn(entries, scheme.id, entry);
     if (entry === undefined || entries[scheme.id] !== entry || !securitySchemeSurvives(scheme)) {
       lose(
         'auth.schemes',
@@ -171,7 +171,7 @@ function writeExtensionFields(card: JsonObject, extension: JsonObject, lose: Los
         `Extension field "${key}" is named like an AgentCard field and cannot be written.`,
       );
     } else {
-      card[key] = value;
+      setOwn(card, key, value);
     }
   }
 }

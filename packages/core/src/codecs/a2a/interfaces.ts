@@ -1,11 +1,12 @@
 /**
  * A2A interfaces ↔ canonical `a2a` bindings. v1.0 lists them in `supportedInterfaces` (the first is preferred);
  * v0.3 has a main `url` + `preferredTransport` plus `additionalInterfaces`. A card carrying both is read by its
- * v1.0 list, and the emitter writes both so that clients of either version find the endpoints.
+ * v1.0 list, and the emitter writes both so that clients of either version find the endpoints. Fields of an
+ * interface that A2A does not define are kept in the binding's `extensions.a2a` and written back into it.
  */
 import type { IssueCollector } from '../../issues.js';
 import { type FieldOptions, ObjectReader } from '../../json/reader.js';
-import { compact, jsonEqual } from '../../json/values.js';
+import { compact, jsonEqual, setOwn } from '../../json/values.js';
 import type { A2aBinding, Agent, JsonObject } from '../../model/agent.js';
 import { isAbsoluteUrl, trimTrailingSlash } from '../urls.js';
 import type { CardSections, CardShape } from './sections.js';
@@ -101,9 +102,9 @@ export function readInterfaces(
       const protocolBinding = entry.text('protocolBinding', required);
       const protocolVersion = entry.text('protocolVersion', required);
       const tenant = entry.string('tenant');
-      warnUnknownFields(entry, V1_INTERFACE_FIELDS, issues, sections.interface);
       if (url === undefined || protocolBinding === undefined) return;
-      add(compact({ kind: 'a2a', url, protocolBinding, protocolVersion, tenant }));
+      const extensions = interfaceExtensions(entry, V1_INTERFACE_FIELDS);
+      add(compact({ kind: 'a2a', url, protocolBinding, protocolVersion, tenant, extensions }));
     });
     return bindings;
   }
@@ -139,13 +140,17 @@ export function readInterfaces(
     if (entry === undefined) return;
     const interfaceUrl = readUrl(entry, 'url', context, { ...required, strict: true });
     const transport = entry.text('transport', required);
-    warnUnknownFields(entry, V03_INTERFACE_FIELDS, issues, sections.interface);
     if (interfaceUrl === undefined || transport === undefined) return;
     const binding = versioned({ kind: 'a2a', url: interfaceUrl, protocolBinding: transport });
+    const extensions = interfaceExtensions(entry, V03_INTERFACE_FIELDS);
     declared.push(binding);
-    add(binding);
+    if (extensions === undefined) add(binding);
+    else if (primary !== undefined && primary.extensions === undefined && jsonEqual(binding, primary)) {
+      // The main url listed again with fields of its own: they are the main interface's.
+      primary.extensions = extensions;
+    } else add({ ...binding, extensions });
   });
-  if (additional !== undefined && primary !== undefined && !declared.some((b) => jsonEqual(b, primary))) {
+  if (additional !== undefined && primary !== undefined && !declared.some((b) => sameInterface(b, primary))) {
     issues.warning(
       card.at('additionalInterfaces'),
       'a2a.additional-interfaces.incomplete',
@@ -156,20 +161,41 @@ export function readInterfaces(
   return bindings;
 }
 
-function warnUnknownFields(
+/** The interface's fields A2A does not define, as the binding's extensions; undefined when there are none. */
+function interfaceExtensions(
   entry: ObjectReader,
   known: ReadonlySet<string>,
-  issues: IssueCollector,
-  section: string,
-): void {
-  for (const key of Object.keys(entry.rest(known) ?? {})) {
-    issues.warning(
-      entry.at(key),
-      'a2a.interface.unknown-field',
-      `AgentInterface field "${key}" is not defined by A2A; Agentry's bindings have no place for it, so it is not kept.`,
-      section,
-    );
-  }
+): A2aBinding['extensions'] | undefined {
+  const rest = entry.rest(known);
+  return rest === undefined ? undefined : { a2a: rest };
+}
+
+/** The same endpoint, whatever fields of their own the two interfaces carry. */
+function sameInterface(a: A2aBinding, b: A2aBinding): boolean {
+  const { extensions: _a, ...left } = a;
+  const { extensions: _b, ...right } = b;
+  return jsonEqual(left, right);
+}
+
+/** The binding's `extensions.a2a` fields an interface entry can carry: none named like a field it defines. */
+function writableExtensions(binding: A2aBinding, defined: ReadonlySet<string>): JsonObject {
+  const out: JsonObject = {};
+  const kept = binding.extensions?.['a2a'];
+  if (kept === undefined) return out;
+  for (const key of Object.keys(kept)) if (!defined.has(key)) setOwn(out, key, kept[key]);
+  return out;
+}
+
+/** What reading the written interface gives back: a binding with only what A2A interfaces carry. */
+function readBackBinding(binding: A2aBinding, extensions: JsonObject): A2aBinding {
+  return compact({
+    kind: 'a2a',
+    url: binding.url,
+    protocolBinding: binding.protocolBinding,
+    protocolVersion: binding.protocolVersion ?? FALLBACK_INTERFACE_VERSION,
+    tenant: binding.tenant,
+    extensions: Object.keys(extensions).length > 0 ? { a2a: extensions } : undefined,
+  });
 }
 
 export interface WrittenInterfaces {
@@ -188,11 +214,16 @@ export function writeInterfaces(agent: Agent, baseUrl: string | undefined): Writ
   let bindings = agent.bindings.filter((binding): binding is A2aBinding => binding.kind === 'a2a');
   let lossReason: string | undefined;
   for (const binding of bindings) {
+    // Readers take an emitted card's interfaces from its v1.0 list.
+    const extensions = writableExtensions(binding, V1_INTERFACE_FIELDS);
     if (binding.operations !== undefined || binding.security !== undefined) {
       lossReason =
         'A2A interfaces serve every skill under the card-level security; per-binding operations and security are dropped.';
     } else if (binding.protocolVersion === undefined) {
       lossReason = `A2A v1.0 requires an interface protocolVersion; "${FALLBACK_INTERFACE_VERSION}" is written where the binding has none.`;
+    } else if (!jsonEqual(binding, readBackBinding(binding, extensions))) {
+      lossReason =
+        "An A2A interface keeps only A2A's own extension fields, and none named like a v1.0 interface field; the binding's other extensions are dropped.";
     }
   }
   if (bindings.length === 0) {
@@ -210,13 +241,18 @@ export function writeInterfaces(agent: Agent, baseUrl: string | undefined): Writ
   if (bindings.length > 1) {
     const additional: JsonObject[] = [];
     for (const binding of bindings) {
-      const entry = { url: binding.url, transport: binding.protocolBinding };
+      const entry = {
+        ...writableExtensions(binding, V03_INTERFACE_FIELDS),
+        url: binding.url,
+        transport: binding.protocolBinding,
+      };
       if (!additional.some((known) => jsonEqual(known, entry))) additional.push(entry);
     }
     fields['additionalInterfaces'] = additional;
   }
   fields['supportedInterfaces'] = bindings.map((binding) => {
     const entry: JsonObject = {
+      ...writableExtensions(binding, V1_INTERFACE_FIELDS),
       url: binding.url,
       protocolBinding: binding.protocolBinding,
       protocolVersion: binding.protocolVersion ?? FALLBACK_INTERFACE_VERSION,

@@ -5,7 +5,7 @@
  */
 import type { IssueCollector } from '../../issues.js';
 import type { ObjectReader } from '../../json/reader.js';
-import { jsonEqual } from '../../json/values.js';
+import { jsonEqual, setOwn } from '../../json/values.js';
 import type { JsonObject, SecurityScheme } from '../../model/agent.js';
 
 export type OAuthFields = Pick<SecurityScheme, 'authorizationUrl' | 'tokenUrl' | 'refreshUrl' | 'scopes'>;
@@ -40,7 +40,7 @@ export function readFlows(flows: ObjectReader, issues: IssueCollector, section: 
     const scopeMap: Record<string, string> = {};
     for (const scope of Object.keys(scopes?.value ?? {})) {
       const text = scopes!.string(scope, { section });
-      if (text !== undefined) scopeMap[scope] = text;
+      if (text !== undefined) setOwn(scopeMap, scope, text);
     }
     if (chosen) continue;
     chosen = true;

@@ -5,7 +5,7 @@
  */
 import { IssueCollector } from '../../issues.js';
 import { ObjectReader } from '../../json/reader.js';
-import { isObject, jsonEqual } from '../../json/values.js';
+import { isObject, jsonEqual, setOwn } from '../../json/values.js';
 import type { JsonObject, JsonValue, SecurityRequirement, SecurityScheme } from '../../model/agent.js';
 import { readFlows, writeFlows } from './oauth-flows.js';
 
@@ -286,7 +286,7 @@ export function readSecurityRequirements(
       const read: SecurityRequirement = {};
       for (const [name, scopes] of Object.entries(schemes?.value ?? {})) {
         const list = ObjectReader.of(scopes, schemes!.at(name), issues, 'a2a', 'A scope list', section);
-        read[name] = list?.stringArray('list', { section }) ?? [];
+        setOwn(read, name, list?.stringArray('list', { section }) ?? []);
       }
       out.push(read);
     });
@@ -308,7 +308,7 @@ export function readSecurityRequirements(
     if (requirement === undefined) return;
     const read: SecurityRequirement = {};
     for (const name of Object.keys(requirement.value)) {
-      read[name] = requirement.stringArray(name, { section }) ?? [];
+      setOwn(read, name, requirement.stringArray(name, { section }) ?? []);
     }
     out.push(read);
   });

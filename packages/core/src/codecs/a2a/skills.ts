@@ -1,6 +1,7 @@
 /** A2A skills ↔ canonical operations. A skill has no input/output schema: it is described in words and media types. */
 import type { IssueCollector } from '../../issues.js';
 import { ObjectReader } from '../../json/reader.js';
+import { setOwn } from '../../json/values.js';
 import type { JsonObject, Operation } from '../../model/agent.js';
 import type { CardSections } from './sections.js';
 import { readSecurityRequirements, writeV1Requirements, writeV03Requirements } from './security.js';
@@ -104,7 +105,7 @@ export function writeSkill(operation: Operation): WrittenSkill {
     let clashed = false;
     for (const [key, value] of Object.entries(extension)) {
       if (SKILL_FIELDS.has(key)) clashed = true;
-      else skill[key] = value;
+      else setOwn(skill, key, value);
     }
     if (clashed) {
       losses.push({

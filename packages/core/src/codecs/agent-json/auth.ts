@@ -6,7 +6,7 @@
  */
 import type { IssueCollector } from '../../issues.js';
 import { ObjectReader } from '../../json/reader.js';
-import { copyJson, isObject, jsonEqual } from '../../json/values.js';
+import { copyJson, isObject, jsonEqual, setOwn } from '../../json/values.js';
 import type {
   AuthContract,
   JsonObject,
@@ -127,7 +127,8 @@ function readAgentrySecurity(
     );
     if (requirement === undefined) return;
     const read: SecurityRequirement = {};
-    for (const name of Object.keys(requirement.value)) read[name] = requirement.stringArray(name) ?? [];
+    for (const name of Object.keys(requirement.value))
+      setOwn(read, name, requirement.stringArray(name) ?? []);
     requirements.push(read);
   });
   return requirements;

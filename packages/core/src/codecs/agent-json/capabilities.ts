@@ -1,7 +1,7 @@
 /** Capability descriptors (§7) ↔ canonical operations, behavioural metadata included. */
 import type { IssueCollector } from '../../issues.js';
 import { ObjectReader } from '../../json/reader.js';
-import { isObject } from '../../json/values.js';
+import { isObject, setOwn } from '../../json/values.js';
 import { checkSchemaDocument } from '../../json-schema/validator.js';
 import type { JsonObject, JsonSchema, JsonValue, Operation } from '../../model/agent.js';
 import { isShorthand, shorthandToSchema, typeNameSchema } from './shorthand.js';
@@ -160,7 +160,7 @@ export function writeCapability(operation: Operation): WrittenCapability {
   for (const [key, value] of Object.entries(extension)) {
     if (key === 'contentTypes') continue;
     if (CAPABILITY_FIELDS.has(key)) clashed = true;
-    else capability[key] = value;
+    else setOwn(capability, key, value);
   }
   if (clashed) {
     losses.push({

@@ -3,7 +3,7 @@
  * `id` and, under our `agentry:` prefix, the canonical bindings (and full security schemes where the draft's scheme
  * words say less).
  */
-import { isObject } from '../../json/values.js';
+import { isObject, setOwn } from '../../json/values.js';
 import type { Agent, JsonObject, JsonValue } from '../../model/agent.js';
 import type { EmitOptions, Loss } from '../codec.js';
 import type { EmitOne } from '../define.js';
@@ -71,7 +71,7 @@ export function emitDescriptor(agent: Agent, _options: EmitOptions): EmitOne {
         `Extension field "${key}" is named like a descriptor field and cannot be written.`,
       );
     } else {
-      descriptor[key] = value;
+      setOwn(descriptor, key, value);
     }
   }
   return { document: descriptor, losses };

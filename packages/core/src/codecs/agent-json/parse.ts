@@ -1,7 +1,7 @@
 /** Reads an agent:// descriptor (agent.json, the JSON-LD shape of the draft's Appendix A) into one canonical agent. */
 import type { IssueCollector } from '../../issues.js';
 import { ObjectReader } from '../../json/reader.js';
-import { compact } from '../../json/values.js';
+import { compact, setOwn } from '../../json/values.js';
 import type { Agent, JsonObject, Operation, Publisher, Surface } from '../../model/agent.js';
 import type { ParseOptions } from '../codec.js';
 import { nativeProvenance } from '../provenance.js';
@@ -112,7 +112,7 @@ function readSupportedVersions(descriptor: ObjectReader): Record<string, string>
   for (const version of Object.keys(versions.value)) {
     // Paths stay as written: the draft does not say what they are relative to.
     const location = versions.string(version);
-    if (location !== undefined) out[version] = location;
+    if (location !== undefined) setOwn(out, version, location);
   }
   return out;
 }

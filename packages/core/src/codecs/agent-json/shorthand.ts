@@ -4,7 +4,7 @@
  */
 import type { IssueCollector } from '../../issues.js';
 import { joinPointer } from '../../json/pointer.js';
-import { isObject } from '../../json/values.js';
+import { isObject, setOwn } from '../../json/values.js';
 import type { JsonObject, JsonValue } from '../../model/agent.js';
 
 /** JSON Schema 2020-12 keywords: an object using any of them is a schema, not a shorthand map. */
@@ -122,7 +122,7 @@ export function shorthandToSchema(
 ): JsonObject {
   const properties: Record<string, JsonValue> = {};
   for (const [field, typeName] of Object.entries(map)) {
-    properties[field] = typeNameSchema(typeName, joinPointer(pointer, field), issues);
+    setOwn(properties, field, typeNameSchema(typeName, joinPointer(pointer, field), issues));
   }
   return { type: 'object', properties };
 }

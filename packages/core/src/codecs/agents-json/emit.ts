@@ -4,6 +4,7 @@
  */
 import type { ValidationIssue } from '../../issues.js';
 import { joinPointer } from '../../json/pointer.js';
+import { setOwn } from '../../json/values.js';
 import type { Agent, JsonObject } from '../../model/agent.js';
 import type { EmitOptions, Loss } from '../codec.js';
 import type { EmitOne } from '../define.js';
@@ -40,7 +41,7 @@ export function emitMap(agents: readonly Agent[], options: EmitOptions): EmitOne
       });
       continue;
     }
-    entries[agent.id] = url;
+    setOwn(entries, agent.id, url);
     const lose = (field: string, message: string): void => {
       losses.push({ agent: agent.id, field, message });
     };

@@ -3,7 +3,7 @@
  * names schemes and the requirements that use them, so one scheme named after the AIDIP type is used both ways.
  */
 import type { ObjectReader } from '../../json/reader.js';
-import { isObject } from '../../json/values.js';
+import { isObject, setOwn } from '../../json/values.js';
 import type {
   AuthContract,
   JsonObject,
@@ -20,6 +20,11 @@ const SCHEME_TYPES: Readonly<Record<string, SecuritySchemeType>> = {
   none: 'none',
 };
 
+/** The canonical type an AIDIP type names; never an `Object.prototype` member (`toString`, `__proto__`). */
+function schemeTypeOf(type: string): SecuritySchemeType | undefined {
+  return Object.hasOwn(SCHEME_TYPES, type) ? SCHEME_TYPES[type] : undefined;
+}
+
 export interface Authentication {
   auth?: AuthContract;
   /** Fields of the object the canonical contract has no place for, kept in `extensions.aidip.authentication`. */
@@ -33,7 +38,7 @@ export function readAuthentication(reader: ObjectReader): Authentication {
   const auth: AuthContract = {};
   let extras = reader.rest(AUTHENTICATION_FIELDS);
   if (type !== undefined) {
-    const schemeType = SCHEME_TYPES[type];
+    const schemeType = schemeTypeOf(type);
     if (schemeType === undefined) {
       reader.issues.warning(
         reader.at('type'),
@@ -47,7 +52,7 @@ export function readAuthentication(reader: ObjectReader): Authentication {
     auth.schemes = [scheme];
     if (schemeType !== 'none') auth.security = [{ [type]: scopes ?? [] }];
   }
-  if ((type === undefined || SCHEME_TYPES[type] === 'none') && scopes !== undefined) {
+  if ((type === undefined || schemeTypeOf(type) === 'none') && scopes !== undefined) {
     // Scopes with no mechanism to attach them to stay as they were written.
     extras = { ...extras, scopes };
   }
@@ -68,18 +73,18 @@ export function writeAuthentication(
   const schemeId = requirement === undefined ? auth?.schemes?.[0]?.id : Object.keys(requirement)[0];
   if (schemeId !== undefined) {
     const scheme = auth?.schemes?.find((candidate) => candidate.id === schemeId);
-    const type = scheme === undefined ? (SCHEME_TYPES[schemeId] ? schemeId : undefined) : aidipType(scheme);
+    const type = scheme === undefined ? (schemeTypeOf(schemeId) ? schemeId : undefined) : aidipType(scheme);
     if (type !== undefined) {
       out['type'] = type;
       const scopes = requirement?.[schemeId];
-      if (scopes !== undefined && scopes.length > 0 && SCHEME_TYPES[type] !== 'none')
+      if (scopes !== undefined && scopes.length > 0 && schemeTypeOf(type) !== 'none')
         out['scopes'] = [...scopes];
     }
   }
   if (auth?.instructions !== undefined) out['instructions'] = auth.instructions;
   if (isObject(extras)) {
     for (const [key, value] of Object.entries(extras)) {
-      if (!Object.hasOwn(out, key) && key !== 'type' && key !== 'instructions') out[key] = value;
+      if (!Object.hasOwn(out, key) && key !== 'type' && key !== 'instructions') setOwn(out, key, value);
     }
   }
   return Object.keys(out).length > 0 ? out : undefined;

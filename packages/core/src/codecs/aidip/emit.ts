@@ -1,7 +1,7 @@
 /** Writes one canonical agent as AIDIP agent metadata (§3), with the loss of every value that changes. */
 import { IssueCollector } from '../../issues.js';
 import { ObjectReader } from '../../json/reader.js';
-import { isObject, jsonEqual } from '../../json/values.js';
+import { isObject, jsonEqual, setOwn } from '../../json/values.js';
 import { checkSchemaDocument } from '../../json-schema/validator.js';
 import type {
   Agent,
@@ -66,8 +66,8 @@ export function emitAidip(agent: Agent, options: EmitOptions): EmitOne {
       // Top-level inputs/outputs beside operations are read back as extensions; without operations they would not be.
       if (AGENT_FIELDS.has(key) && !((key === 'inputs' || key === 'outputs') && 'operations' in out))
         continue;
-      out[key] = value;
-      readBack[key] = value;
+      setOwn(out, key, value);
+      setOwn(readBack, key, value);
     }
     if (authReadBack.extras !== undefined) readBack[AUTHENTICATION_EXTRAS_KEY] = authReadBack.extras;
     if (!jsonEqual(extensions, Object.keys(readBack).length > 0 ? readBack : undefined)) {
@@ -118,9 +118,9 @@ function emitOperation(op: Operation, lose: (field: string, message: string) => 
     let readBack: JsonObject | undefined;
     for (const [key, value] of Object.entries(extensions)) {
       if (OPERATION_FIELDS.has(key)) continue;
-      out[key] = value;
+      setOwn(out, key, value);
       readBack ??= {};
-      readBack[key] = value;
+      setOwn(readBack, key, value);
     }
     if (!jsonEqual(extensions, readBack)) {
       lose(

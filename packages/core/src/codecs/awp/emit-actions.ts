@@ -6,7 +6,7 @@
 import { IssueCollector } from '../../issues.js';
 import { joinPointer } from '../../json/pointer.js';
 import { ObjectReader } from '../../json/reader.js';
-import { jsonEqual } from '../../json/values.js';
+import { jsonEqual, setOwn } from '../../json/values.js';
 import type {
   Agent,
   Binding,
@@ -226,7 +226,7 @@ function writeDependencies(writer: ActionWriter): JsonObject | undefined {
         `AWP dependencies may name only actions of the same file; ${dropped.join(', ')} were dropped.`,
       );
     }
-    dependencies[operation.name] = kept;
+    setOwn(dependencies, operation.name, kept);
     graph.set(operation.name, kept);
   }
   for (const cycle of findCycles(graph)) {

@@ -5,7 +5,7 @@
  */
 import { IssueCollector } from '../../issues.js';
 import { ObjectReader } from '../../json/reader.js';
-import { isObject, jsonEqual } from '../../json/values.js';
+import { isObject, jsonEqual, setOwn } from '../../json/values.js';
 import type {
   Agent,
   AgentStatus,
@@ -170,7 +170,7 @@ function writeEntities(
   if (entities === undefined) return { table: new EntityTable() };
   const names = new Set(Object.keys(entities));
   const document: JsonObject = {};
-  for (const name of names) document[name] = { fields: writeFields(entities[name], names) };
+  for (const name of names) setOwn(document, name, { fields: writeFields(entities[name], names) });
   const issues = scratch();
   const table = readEntities(new ObjectReader(document, '/entities', issues, 'awp.entity'), issues);
   const back = table.schemas();
@@ -191,7 +191,7 @@ function writeErrors(errors: Record<string, ErrorContract> | undefined, lose: Lo
     const contract = errors[code]!;
     // A recovery is required and must be actionable; an entry without one would make the file invalid.
     if (contract.recovery.trim() === '') continue;
-    out[code] = { ...contract.extra, recovery: contract.recovery };
+    setOwn(out, code, { ...contract.extra, recovery: contract.recovery });
   }
   const back = readErrors(new ObjectReader(out, '/errors', scratch(), 'awp.error'));
   if (!jsonEqual(back, errors)) {

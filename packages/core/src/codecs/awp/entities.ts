@@ -5,6 +5,7 @@
  */
 import type { IssueCollector } from '../../issues.js';
 import { ObjectReader } from '../../json/reader.js';
+import { setOwn } from '../../json/values.js';
 import type { JsonObject, JsonSchema } from '../../model/agent.js';
 import { childReader, pointerTo } from './pointers.js';
 import { SECTION } from './rules.js';
@@ -35,7 +36,7 @@ export class EntityTable implements EntityScope {
     this.expanding.add(name);
     try {
       const properties: JsonObject = {};
-      for (const [field, type] of fields) properties[field] = awpTypeToSchema(type, this);
+      for (const [field, type] of fields) setOwn(properties, field, awpTypeToSchema(type, this));
       return { type: 'object', 'x-awp-entity': name, properties };
     } finally {
       this.expanding.delete(name);
@@ -45,7 +46,7 @@ export class EntityTable implements EntityScope {
   /** Every entity's schema, as `surface.entities` holds them. */
   schemas(): Record<string, JsonSchema> {
     const out: Record<string, JsonSchema> = {};
-    for (const name of this.fields.keys()) out[name] = this.inline(name);
+    for (const name of this.fields.keys()) setOwn(out, name, this.inline(name));
     return out;
   }
 }

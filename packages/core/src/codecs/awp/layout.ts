@@ -5,7 +5,7 @@
  * `{ "x_rating": 4, "capabilities": { "x_beta": true } }`. Writing a document merges the mirror back in, so a
  * document read and written again keeps every field where it was.
  */
-import { isObject } from '../../json/values.js';
+import { isObject, setOwn } from '../../json/values.js';
 import type { JsonObject } from '../../model/agent.js';
 import {
   ACTION_FIELDS,
@@ -66,7 +66,7 @@ export function unknownFields(value: JsonObject, layout: Layout): JsonObject | u
     const kept = child === undefined ? field : isObject(field) ? unknownFields(field, child) : undefined;
     if (kept !== undefined) {
       out ??= {};
-      out[key] = kept;
+      setOwn(out, key, kept);
     }
   }
   return out;
@@ -85,13 +85,13 @@ export function placeUnknownFields(target: JsonObject, fields: JsonObject, layou
     const child = layout.each ?? layout.nested?.get(key);
     if (child === undefined) {
       if (layout.known.has(key) || Object.hasOwn(target, key)) misplaced.push(key);
-      else target[key] = field;
+      else setOwn(target, key, field);
       continue;
     }
     let into = target[key];
     if (into === undefined && child.creatable && isObject(field)) {
       into = {};
-      target[key] = into;
+      setOwn(target, key, into);
     }
     if (!isObject(field) || !isObject(into)) {
       misplaced.push(key);

@@ -5,7 +5,7 @@
  * read the result back (with the same functions) to learn whether the schema survived.
  */
 import { ObjectReader } from '../../json/reader.js';
-import { isObject, isStringArray, jsonEqual } from '../../json/values.js';
+import { isObject, isStringArray, jsonEqual, setOwn } from '../../json/values.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../../model/agent.js';
 import { pointerTo } from './pointers.js';
 import { SECTION } from './rules.js';
@@ -19,7 +19,7 @@ export function readInputs(inputs: ObjectReader, types: TypeReader): JsonObject 
   for (const name of Object.keys(inputs.value)) {
     const input = readInput(name, inputs.value[name], pointerTo(inputs.pointer, name), types);
     if (input === undefined) continue;
-    properties[name] = input.schema;
+    setOwn(properties, name, input.schema);
     if (input.required) required.push(name);
   }
   const schema: JsonObject = { type: 'object', properties };
@@ -101,7 +101,11 @@ export function readOutputs(outputs: ObjectReader, types: TypeReader): JsonObjec
       );
       continue;
     }
-    properties[field] = types.schema(text, () => outputs.at(field));
+    setOwn(
+      properties,
+      field,
+      types.schema(text, () => outputs.at(field)),
+    );
   }
   return { type: 'object', properties };
 }
@@ -113,7 +117,7 @@ export function writeInputs(schema: JsonSchema | undefined, entities: EntityName
   const required = new Set(isStringArray(schema['required']) ? schema['required'] : []);
   const properties = schema['properties'];
   for (const name of Object.keys(properties)) {
-    inputs[name] = writeInput(properties[name], required.has(name), entities);
+    setOwn(inputs, name, writeInput(properties[name], required.has(name), entities));
   }
   return inputs;
 }
@@ -141,7 +145,7 @@ export function writeFields(schema: JsonSchema | undefined, entities: EntityName
   if (!isObject(schema) || !isObject(schema['properties'])) return fields;
   const properties = schema['properties'];
   for (const name of Object.keys(properties)) {
-    fields[name] = formatAwpType(schemaToAwpType(properties[name], entities));
+    setOwn(fields, name, formatAwpType(schemaToAwpType(properties[name], entities)));
   }
   return fields;
 }

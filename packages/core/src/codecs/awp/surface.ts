@@ -6,6 +6,7 @@
 import type { IssueCollector } from '../../issues.js';
 import { joinPointer } from '../../json/pointer.js';
 import { ObjectReader } from '../../json/reader.js';
+import { setOwn } from '../../json/values.js';
 import type {
   AgentStatus,
   AuthContract,
@@ -135,7 +136,7 @@ export function readErrors(errors: ObjectReader | undefined): Record<string, Err
     const recovery = entry.text('recovery');
     if (recovery === undefined || recovery.trim() === '') continue;
     const extra = entry.rest(['recovery']);
-    out[code] = extra === undefined ? { recovery } : { recovery, extra };
+    setOwn(out, code, extra === undefined ? { recovery } : { recovery, extra });
   }
   return out;
 }

@@ -1,20 +1,17 @@
 /**
  * Canonical MCP bindings → server.json `remotes` (URL servers) and `packages` (published packages), with the fields
- * kept in the agent's `extensions.mcp` (remote headers, package extras) merged back in. A binding the record cannot
- * say exactly (an identifier that is no URL, a binding limited to some operations, a WoA tool namespace) is
- * reported lost.
+ * each binding keeps in its own `extensions.mcp` (remote headers, package extras) merged back in. A binding the
+ * record cannot say exactly (an identifier that is no URL, a binding limited to some operations, a WoA tool
+ * namespace, extensions of another format) is reported lost; every written entry is read back with the parser's
+ * own function, so that the report names exactly the bindings that do not survive.
  */
-import { isObject } from '../../json/values.js';
+import { IssueCollector } from '../../issues.js';
+import { ObjectReader } from '../../json/reader.js';
+import { isObject, jsonEqual, setOwn } from '../../json/values.js';
 import type { Binding, JsonObject, JsonValue, McpBinding, McpPackage } from '../../model/agent.js';
 import type { LoseField } from './emit-tools.js';
-import {
-  DEFAULT_REMOTE_TRANSPORT,
-  isRemoteUrl,
-  PACKAGE_EXTRAS,
-  PACKAGE_FIELDS,
-  REMOTE_EXTRAS,
-  REMOTE_FIELDS,
-} from './rules.js';
+import { readBindings } from './parse-bindings.js';
+import { CODE, DEFAULT_REMOTE_TRANSPORT, isRemoteUrl, PACKAGE_FIELDS, REMOTE_FIELDS } from './rules.js';
 
 export interface EmittedBindings {
   remotes: JsonObject[];
@@ -22,7 +19,13 @@ export interface EmittedBindings {
 }
 
 /** The binding fields a record carries; any other (operations, security, toolNamespace, ...) is lost. */
-const CARRIED_BINDING_KEYS: ReadonlySet<string> = new Set(['kind', 'server', 'transport', 'package']);
+const CARRIED_BINDING_KEYS: ReadonlySet<string> = new Set([
+  'kind',
+  'server',
+  'transport',
+  'package',
+  'extensions',
+]);
 const CARRIED_PACKAGE_KEYS: ReadonlySet<string> = new Set([
   'registryType',
   'identifier',
@@ -34,14 +37,7 @@ const CARRIED_PACKAGE_KEYS: ReadonlySet<string> = new Set([
   'runtimeArguments',
 ]);
 
-export function emitBindings(
-  bindings: readonly Binding[],
-  extension: JsonObject | undefined,
-  lose: LoseField,
-): EmittedBindings {
-  const remoteExtras = extrasOf(extension, REMOTE_EXTRAS, lose);
-  const packageExtras = extrasOf(extension, PACKAGE_EXTRAS, lose);
-  const used = { remotes: new Set<string>(), packages: new Set<string>() };
+export function emitBindings(bindings: readonly Binding[], lose: LoseField): EmittedBindings {
   const out: EmittedBindings = { remotes: [], packages: [] };
   const loseBinding = (why: string): void => lose('bindings.mcp', `An MCP server.json cannot say ${why}.`);
 
@@ -49,80 +45,80 @@ export function emitBindings(
     if (binding.kind !== 'mcp') continue;
     const extraKeys = Object.keys(binding).filter((key) => !CARRIED_BINDING_KEYS.has(key));
     if (extraKeys.length > 0) loseBinding(`the binding fields ${extraKeys.join(', ')}`);
+    const foreign = Object.keys(binding.extensions ?? {}).filter((namespace) => namespace !== 'mcp');
+    if (foreign.length > 0) loseBinding(`the binding extensions of other formats (${foreign.join(', ')})`);
+    const own = binding.extensions?.['mcp'];
+    let written: { remotes: JsonObject[] } | { packages: JsonObject[] };
     if (binding.package !== undefined) {
-      out.packages.push(emitPackage(binding, binding.package, packageExtras, used.packages, lose));
+      const entry = emitPackage(binding, binding.package, own, loseBinding);
+      out.packages.push(entry);
+      written = { packages: [entry] };
       if (binding.server !== binding.package.identifier)
         loseBinding(`a server ("${binding.server}") other than the package identifier`);
     } else if (isRemoteUrl(binding.server)) {
-      out.remotes.push(emitRemote(binding, remoteExtras, used.remotes, lose));
+      const entry = emitRemote(binding, own, loseBinding);
+      out.remotes.push(entry);
+      written = { remotes: [entry] };
       if (binding.transport === undefined)
         loseBinding(`a remote without a transport type; it is written as ${DEFAULT_REMOTE_TRANSPORT}`);
     } else {
       loseBinding(`a server "${binding.server}" that is neither an http(s) URL nor a package`);
+      continue;
+    }
+    if (!jsonEqual(readBack(written), binding)) {
+      loseBinding(`this binding exactly (server "${binding.server}"); it reads back differently`);
     }
   }
-  reportUnused(remoteExtras, used.remotes, REMOTE_EXTRAS, lose);
-  reportUnused(packageExtras, used.packages, PACKAGE_EXTRAS, lose);
   return out;
 }
 
-function emitRemote(binding: McpBinding, extras: JsonObject, used: Set<string>, lose: LoseField): JsonObject {
+/** The binding a reader gets from one written remote or package. */
+function readBack(written: JsonObject): McpBinding | undefined {
+  return readBindings(new ObjectReader(written, '', new IssueCollector('MCP'), CODE))[0];
+}
+
+function emitRemote(
+  binding: McpBinding,
+  extra: JsonObject | undefined,
+  lose: (why: string) => void,
+): JsonObject {
   const remote: JsonObject = { type: binding.transport ?? DEFAULT_REMOTE_TRANSPORT, url: binding.server };
-  const extra = extras[binding.server];
-  if (extra !== undefined) {
-    used.add(binding.server);
-    mergeExtra(remote, extra, REMOTE_FIELDS, `${REMOTE_EXTRAS}["${binding.server}"]`, lose);
-  }
+  if (extra !== undefined) mergeExtra(remote, extra, REMOTE_FIELDS, 'remote', lose);
   return remote;
 }
 
 function emitPackage(
   binding: McpBinding,
   pkg: McpPackage,
-  extras: JsonObject,
-  used: Set<string>,
-  lose: LoseField,
+  extra: JsonObject | undefined,
+  lose: (why: string) => void,
 ): JsonObject {
   const unknown = Object.keys(pkg).filter((key) => !CARRIED_PACKAGE_KEYS.has(key));
-  if (unknown.length > 0) lose('bindings.mcp', `An MCP server.json package has no ${unknown.join(', ')}.`);
+  if (unknown.length > 0) lose(`the package fields ${unknown.join(', ')}`);
   const out: JsonObject = { registryType: pkg.registryType };
   if (pkg.registryBaseUrl !== undefined) out['registryBaseUrl'] = pkg.registryBaseUrl;
   out['identifier'] = pkg.identifier;
   if (pkg.version !== undefined) out['version'] = pkg.version;
   if (pkg.runtimeHint !== undefined) out['runtimeHint'] = pkg.runtimeHint;
 
-  const where = `${PACKAGE_EXTRAS}["${pkg.identifier}"]`;
-  const extra = extras[pkg.identifier];
-  if (extra !== undefined) used.add(pkg.identifier);
-  const extraTransport = isObject(extra) ? extra['transport'] : undefined;
+  const extraTransport = extra?.['transport'];
   if (binding.transport !== undefined) {
     const transport: JsonObject = {};
     if (extraTransport !== undefined)
-      mergeExtra(transport, extraTransport, new Set(['type']), `${where}.transport`, lose);
+      mergeExtra(transport, extraTransport, new Set(['type']), 'package transport', lose);
     transport['type'] = binding.transport;
     out['transport'] = transport;
   } else if (extraTransport !== undefined) {
-    lose('extensions.mcp', `${where}.transport is not written: the binding names no transport type.`);
+    lose(`the package transport fields in extensions.mcp.transport without a transport type in the binding`);
   }
   if (pkg.runtimeArguments !== undefined) out['runtimeArguments'] = pkg.runtimeArguments;
   if (pkg.packageArguments !== undefined) out['packageArguments'] = pkg.packageArguments;
   if (pkg.environmentVariables !== undefined) out['environmentVariables'] = pkg.environmentVariables;
-  if (isObject(extra)) {
+  if (extra !== undefined) {
     const { transport: _mergedAbove, ...others } = extra;
-    mergeExtra(out, others, PACKAGE_FIELDS, where, lose);
-  } else if (extra !== undefined) {
-    mergeExtra(out, extra, PACKAGE_FIELDS, where, lose);
+    mergeExtra(out, others, PACKAGE_FIELDS, 'package', lose);
   }
   return out;
-}
-
-/** The object of extras under `key`, or an empty one (reporting a value of the wrong shape as lost). */
-function extrasOf(extension: JsonObject | undefined, key: string, lose: LoseField): JsonObject {
-  const value = extension?.[key];
-  if (value === undefined) return {};
-  if (isObject(value)) return value;
-  lose('extensions.mcp', `extensions.mcp.${key} is not an object, so it is not written.`);
-  return {};
 }
 
 /** Copies `extra`'s fields into `target`, except `reserved` ones, which the canonical fields write. */
@@ -130,31 +126,18 @@ function mergeExtra(
   target: JsonObject,
   extra: JsonValue,
   reserved: ReadonlySet<string>,
-  where: string,
-  lose: LoseField,
+  what: string,
+  lose: (why: string) => void,
 ): void {
   if (!isObject(extra)) {
-    lose('extensions.mcp', `extensions.mcp.${where} is not an object, so it is not written.`);
+    lose(`${what} extension fields that are not an object`);
     return;
   }
   for (const [key, value] of Object.entries(extra)) {
     if (reserved.has(key)) {
-      lose(
-        'extensions.mcp',
-        `extensions.mcp.${where}.${key} would overwrite a field written from the binding.`,
-      );
+      lose(`the ${what} extension field "${key}" beside the ${what}'s own "${key}"`);
       continue;
     }
-    target[key] = value;
-  }
-}
-
-function reportUnused(extras: JsonObject, used: ReadonlySet<string>, key: string, lose: LoseField): void {
-  for (const name of Object.keys(extras)) {
-    if (!used.has(name))
-      lose(
-        'extensions.mcp',
-        `extensions.mcp.${key}["${name}"] matches no MCP binding, so it is not written.`,
-      );
+    setOwn(target, key, value);
   }
 }

@@ -2,7 +2,7 @@
  * Canonical operations → MCP tools. MCP needs object-typed argument schemas and names from a narrow alphabet, so
  * operations that do not fit are reshaped, and each reshaping is reported as a loss.
  */
-import { isObject } from '../../json/values.js';
+import { isObject, setOwn } from '../../json/values.js';
 import type { JsonObject, Operation } from '../../model/agent.js';
 import {
   isObjectTypedSchema,
@@ -75,7 +75,7 @@ function emitTool(operation: Operation, name: string, lose: LoseField): JsonObje
         lose(`${at}.extensions.mcp`, `extensions.mcp.${key} would overwrite the tool's own "${key}".`);
         continue;
       }
-      tool[key] = value;
+      setOwn(tool, key, value);
     }
   }
   return tool;
@@ -106,7 +106,7 @@ function emitAnnotations(
           );
           continue;
         }
-        annotations[key] = value;
+        setOwn(annotations, key, value);
       }
     }
   }

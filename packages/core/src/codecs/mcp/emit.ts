@@ -2,15 +2,13 @@
  * A canonical agent → our combined MCP document: the registry server.json fields, plus the server's tools. The
  * `tools` array is always written (even empty), so the document is recognised as MCP with or without bindings.
  */
+import { setOwn } from '../../json/values.js';
 import type { Agent, JsonObject } from '../../model/agent.js';
 import type { Loss } from '../codec.js';
 import type { EmitOne } from '../define.js';
 import { emitBindings } from './emit-bindings.js';
 import { emitTools, type LoseField } from './emit-tools.js';
-import { CODE, PACKAGE_EXTRAS, REMOTE_EXTRAS, SERVER_FIELDS } from './rules.js';
-
-/** Written from the binding extras, not copied to the top level. */
-const MERGED_EXTENSION_KEYS: ReadonlySet<string> = new Set([REMOTE_EXTRAS, PACKAGE_EXTRAS]);
+import { CODE, SERVER_FIELDS } from './rules.js';
 
 export function emitServer(agent: Agent): EmitOne {
   const losses: Loss[] = [];
@@ -28,15 +26,15 @@ export function emitServer(agent: Agent): EmitOne {
   if (agent.documentationUrl !== undefined) document['websiteUrl'] = agent.documentationUrl;
   if (extension !== undefined) {
     for (const [key, value] of Object.entries(extension)) {
-      if (key === '$schema' || MERGED_EXTENSION_KEYS.has(key)) continue;
+      if (key === '$schema') continue;
       if (SERVER_FIELDS.has(key)) {
         lose('extensions.mcp', `extensions.mcp.${key} would overwrite the record's own "${key}".`);
         continue;
       }
-      document[key] = value;
+      setOwn(document, key, value);
     }
   }
-  const { remotes, packages } = emitBindings(agent.bindings, extension, lose);
+  const { remotes, packages } = emitBindings(agent.bindings, lose);
   if (remotes.length > 0) document['remotes'] = remotes;
   if (packages.length > 0) document['packages'] = packages;
   document['tools'] = emitTools(agent.operations, lose);

@@ -1,7 +1,8 @@
 /**
  * A server.json record's `remotes` and `packages` → canonical MCP bindings. What a remote or package says beyond
- * the binding (remote headers, a package transport's URL, `fileSha256`) is returned separately, keyed by remote URL
- * and package identifier, for the agent's `extensions.mcp`.
+ * the binding (remote headers, a package transport's URL and headers, `fileSha256`, unknown package fields) is kept
+ * in the binding's own `extensions.mcp`, in the shape of the remote or package it came from: a remote's
+ * `{ headers }`, a package's `{ fileSha256, transport: { url, headers } }`.
  */
 import { joinPointer } from '../../json/pointer.js';
 import { describeType, ObjectReader } from '../../json/reader.js';
@@ -18,22 +19,14 @@ import {
   TRANSPORT_TYPES,
 } from './rules.js';
 
-export interface ServerBindings {
-  bindings: McpBinding[];
-  /** Remote URL → the remote's fields other than `type` and `url`. */
-  remoteExtras?: JsonObject;
-  /** Package identifier → the package's fields the canonical `McpPackage` has no place for. */
-  packageExtras?: JsonObject;
-}
-
-export function readBindings(server: ObjectReader): ServerBindings {
-  const out: ServerBindings = { bindings: [] };
+export function readBindings(server: ObjectReader): McpBinding[] {
+  const out: McpBinding[] = [];
   readRemotes(server, out);
   readPackages(server, out);
   return out;
 }
 
-function readRemotes(server: ObjectReader, out: ServerBindings): void {
+function readRemotes(server: ObjectReader, out: McpBinding[]): void {
   const items = server.array('remotes', { section: SECTION.remote });
   if (items === undefined) return;
   const remotesAt = server.at('remotes');
@@ -56,16 +49,13 @@ function readRemotes(server: ObjectReader, out: ServerBindings): void {
     }
     const binding: McpBinding = { kind: 'mcp', server: url };
     if (type !== undefined && type !== '') binding.transport = type;
-    out.bindings.push(binding);
     const extra = remote.rest(REMOTE_FIELDS);
-    if (extra !== undefined) {
-      out.remoteExtras ??= {};
-      out.remoteExtras[url] = extra;
-    }
+    if (extra !== undefined) binding.extensions = { mcp: extra };
+    out.push(binding);
   });
 }
 
-function readPackages(server: ObjectReader, out: ServerBindings): void {
+function readPackages(server: ObjectReader, out: McpBinding[]): void {
   const items = server.array('packages', { section: SECTION.package });
   if (items === undefined) return;
   const packagesAt = server.at('packages');
@@ -78,11 +68,8 @@ function readPackages(server: ObjectReader, out: ServerBindings): void {
     const binding: McpBinding = { kind: 'mcp', server: read.package.identifier };
     if (read.transport !== undefined) binding.transport = read.transport;
     binding.package = read.package;
-    out.bindings.push(binding);
-    if (read.extra !== undefined) {
-      out.packageExtras ??= {};
-      out.packageExtras[read.package.identifier] = read.extra;
-    }
+    if (read.extra !== undefined) binding.extensions = { mcp: read.extra };
+    out.push(binding);
   });
 }
 

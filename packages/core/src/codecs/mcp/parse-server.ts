@@ -3,21 +3,13 @@
  * registry server.json record, and our combined document (a record with its `tools`).
  */
 import type { ObjectReader } from '../../json/reader.js';
-import type { Agent, JsonObject } from '../../model/agent.js';
+import type { Agent } from '../../model/agent.js';
 import type { ParseOptions } from '../codec.js';
 import { nativeProvenance } from '../provenance.js';
 import { isAbsoluteUrl } from '../urls.js';
 import { readBindings } from './parse-bindings.js';
 import { readTools } from './parse-tools.js';
-import {
-  CODE,
-  PACKAGE_EXTRAS,
-  REMOTE_EXTRAS,
-  SECTION,
-  SERVER_FIELDS,
-  SERVER_NAME,
-  UNNAMED_SERVER_ID,
-} from './rules.js';
+import { CODE, SECTION, SERVER_FIELDS, SERVER_NAME, UNNAMED_SERVER_ID } from './rules.js';
 
 export function readServer(server: ObjectReader, options: ParseOptions): Agent {
   const section = SECTION.server;
@@ -46,7 +38,7 @@ export function readServer(server: ObjectReader, options: ParseOptions): Agent {
       section,
     );
   }
-  const { bindings, remoteExtras, packageExtras } = readBindings(server);
+  const bindings = readBindings(server);
   const operations = readTools(server);
 
   const id = usable ? name : UNNAMED_SERVER_ID;
@@ -61,9 +53,7 @@ export function readServer(server: ObjectReader, options: ParseOptions): Agent {
   if (websiteUrl !== undefined) agent.documentationUrl = websiteUrl;
   agent.provenance = nativeProvenance('mcp', options);
 
-  const extension: JsonObject = server.rest(SERVER_FIELDS) ?? {};
-  if (remoteExtras !== undefined) extension[REMOTE_EXTRAS] = remoteExtras;
-  if (packageExtras !== undefined) extension[PACKAGE_EXTRAS] = packageExtras;
-  if (Object.keys(extension).length > 0) agent.extensions = { mcp: extension };
+  const extension = server.rest(SERVER_FIELDS);
+  if (extension !== undefined) agent.extensions = { mcp: extension };
   return agent;
 }

@@ -68,13 +68,6 @@ export const PACKAGE_FIELDS: ReadonlySet<string> = new Set([
 ]);
 export const PACKAGE_LIST_FIELDS = ['environmentVariables', 'packageArguments', 'runtimeArguments'] as const;
 
-/**
- * Keys of the agent's `extensions.mcp` holding what a remote or package says beyond the canonical binding (remote
- * `headers`, a package's `fileSha256` or transport `url`), keyed by remote URL and package identifier: the
- * canonical `McpBinding` has no place for them, and dropping them would lose credentials a client needs to connect.
- */
-export const REMOTE_EXTRAS = 'remoteExtras';
-export const PACKAGE_EXTRAS = 'packageExtras';
 /** Key of the agent's `extensions.mcp` holding a registry list entry's own fields (its `_meta`: status, dates). */
 export const REGISTRY_ENTRY = 'registryEntry';
 

@@ -4,8 +4,8 @@
  * under our `agentry:` prefix and under the ADR's `trails:` prefix (ours win when both are present); every other
  * member is kept in the operation's `extensions.td`.
  */
-import { escapePointerToken, joinPointer } from '../../json/pointer.js';
-import { isObject } from '../../json/values.js';
+import { joinPointer } from '../../json/pointer.js';
+import { isObject, setOwn } from '../../json/values.js';
 import type {
   Binding,
   IdempotencyContract,
@@ -34,7 +34,8 @@ export function readActions(actions: JsonValue | undefined, ctx: ReadContext): R
       ctx.issues.error('/actions', 'td.type', '"actions" must be an object.', SECTION.thing);
     return out;
   }
-  for (const [name, action] of Object.entries(actions)) {
+  for (const name of Object.keys(actions)) {
+    const action = actions[name];
     if (!isObject(action)) {
       if (ctx.reportShape)
         ctx.issues.error(
@@ -60,15 +61,11 @@ function readAction(
   const op: Operation = { name };
   const extension: JsonObject = {};
   // The term chosen for each canonical field: ours over the ADR's.
-  const chosen = new Map<
-    keyof Operation,
-    { key: string; term: OperationTerm; source: 'agentry' | 'trails' }
-  >();
+  let chosen: Map<keyof Operation, ChosenTerm> | undefined;
   let dctDescription: { key: string; value: JsonValue } | undefined;
   let bindings: Binding[] = [];
 
   // Pointers are built only when something is reported: building one per member costs more than reading it.
-  const pointer = `/actions/${escapePointerToken(name)}`;
   for (const key of Object.keys(action)) {
     const value = action[key]!;
     switch (key) {
@@ -83,7 +80,7 @@ function readAction(
         if (isObject(value)) op[key] = fromDataSchema(value);
         else if (ctx.reportShape)
           ctx.issues.error(
-            joinPointer(pointer, key),
+            joinPointer('/actions', name, key),
             'td.type',
             `"${key}" must be a data schema object.`,
             SECTION.dataSchema,
@@ -99,47 +96,55 @@ function readAction(
       case 'forms': {
         const read = readActionForms(name, value, ctx);
         bindings = read.bindings;
-        if (read.leftovers !== undefined) extension['forms'] = read.leftovers as JsonObject;
+        if (read.unbound !== undefined) extension['forms'] = { unbound: read.unbound };
         continue;
       }
     }
     const known = ctx.terms.known(key);
     switch (known?.kind) {
       case 'operation': {
+        chosen ??= new Map();
         const previous = chosen.get(known.term.field);
         if (previous === undefined || (previous.source === 'trails' && known.source === 'agentry')) {
-          if (previous !== undefined) extension[previous.key] = action[previous.key]!;
+          if (previous !== undefined) setOwn(extension, previous.key, action[previous.key]);
           chosen.set(known.term.field, { key, term: known.term, source: known.source });
-        } else extension[key] = value;
+        } else setOwn(extension, key, value);
         break;
       }
       case 'softwareVersion':
         if (typeof value === 'string') op.version = value;
-        else typeError(pointer, key, 'a string', ctx);
+        else typeError(name, key, 'a string', ctx);
         break;
       case 'revisionOf': {
         const revised = typeof value === 'string' ? value : isObject(value) ? value['@id'] : undefined;
         if (typeof revised === 'string') op.revisionOf = revised;
-        else typeError(pointer, key, 'a string (the IRI of the revised capability)', ctx);
+        else typeError(name, key, 'a string (the IRI of the revised capability)', ctx);
         break;
       }
       case 'dctDescription':
         dctDescription = { key, value };
         break;
       default:
-        extension[key] = value;
+        setOwn(extension, key, value);
     }
   }
 
-  for (const { key, term } of chosen.values()) readTerm(op, term, action[key]!, pointer, key, ctx);
+  if (chosen !== undefined)
+    for (const { key, term } of chosen.values()) readTerm(op, term, action[key]!, name, key, ctx);
   if (dctDescription !== undefined) {
     // The ADR binds both description terms to one value; keep a differing dct:description rather than lose it.
     const { key, value } = dctDescription;
     if (op.description === undefined && typeof value === 'string') op.description = value;
-    else if (value !== op.description) extension[key] = value;
+    else if (value !== op.description) setOwn(extension, key, value);
   }
   if (Object.keys(extension).length > 0) op.extensions = { td: extension };
   return { operation: op, bindings };
+}
+
+interface ChosenTerm {
+  key: string;
+  term: OperationTerm;
+  source: 'agentry' | 'trails';
 }
 
 /** Sets `op[term.field]` from a term's value, or records why the value cannot be read. */
@@ -147,7 +152,7 @@ function readTerm(
   op: Operation,
   term: OperationTerm,
   value: JsonValue,
-  actionPointer: string,
+  action: string,
   key: string,
   ctx: ReadContext,
 ): void {
@@ -155,33 +160,33 @@ function readTerm(
   switch (term.kind) {
     case 'string':
       if (typeof value === 'string') target[term.field] = value;
-      else typeError(actionPointer, key, 'a string', ctx);
+      else typeError(action, key, 'a string', ctx);
       return;
     case 'boolean':
       if (typeof value === 'boolean') target[term.field] = value;
-      else typeError(actionPointer, key, 'a boolean', ctx);
+      else typeError(action, key, 'a boolean', ctx);
       return;
     case 'json':
       if (isJson(value)) target[term.field] = value;
-      else typeError(actionPointer, key, 'a JSON value', ctx);
+      else typeError(action, key, 'a JSON value', ctx);
       return;
     case 'jsonList': {
       const list = Array.isArray(value) ? value : [value];
       if (list.every(isJson)) target[term.field] = list;
-      else typeError(actionPointer, key, 'a list of JSON values', ctx);
+      else typeError(action, key, 'a list of JSON values', ctx);
       return;
     }
     case 'stringList': {
       const list = typeof value === 'string' ? [value] : value;
       if (Array.isArray(list) && list.every((item) => typeof item === 'string')) target[term.field] = list;
-      else typeError(actionPointer, key, 'a string or an array of strings', ctx);
+      else typeError(action, key, 'a string or an array of strings', ctx);
       return;
     }
     case 'sensitivity':
       if (typeof value === 'string' && SENSITIVITIES.has(value)) target[term.field] = value;
       else
         ctx.issues.error(
-          joinPointer(actionPointer, key),
+          joinPointer('/actions', action, key),
           'td.term.value',
           `"${key}" must be one of "standard", "destructive", "irreversible".`,
         );
@@ -189,13 +194,13 @@ function readTerm(
     case 'examples': {
       const examples = readExamples(value);
       if (examples !== undefined) target[term.field] = examples;
-      else typeError(actionPointer, key, 'an array of {text?, input?, output?} objects', ctx);
+      else typeError(action, key, 'an array of {text?, input?, output?} objects', ctx);
       return;
     }
     case 'idempotency': {
       const contract = readIdempotency(value);
       if (contract !== undefined) target[term.field] = contract;
-      else typeError(actionPointer, key, 'an object {supported: boolean, keyField?, header?, window?}', ctx);
+      else typeError(action, key, 'an object {supported: boolean, keyField?, header?, window?}', ctx);
       return;
     }
   }
@@ -229,9 +234,9 @@ function readIdempotency(value: JsonValue): IdempotencyContract | undefined {
   return contract;
 }
 
-/** Reports a term of `key` on the object at `objectPointer` whose value has the wrong type. */
-function typeError(objectPointer: string, key: string, expected: string, ctx: ReadContext): void {
-  ctx.issues.error(joinPointer(objectPointer, key), 'td.term.type', `"${key}" must be ${expected}.`);
+/** Reports a term `key` of action `action` whose value has the wrong type. */
+function typeError(action: string, key: string, expected: string, ctx: ReadContext): void {
+  ctx.issues.error(joinPointer('/actions', action, key), 'td.term.type', `"${key}" must be ${expected}.`);
 }
 
 /** True for a JSON value all the way down (documents from code may hold anything). */

@@ -9,7 +9,7 @@
  *   `type: [a, b]` becomes a `oneOf` and boolean subschemas become their object equivalents.
  */
 
-import { isObject } from '../../json/values.js';
+import { isObject, setOwn } from '../../json/values.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../../model/agent.js';
 
 /** How each subschema-holding keyword holds its subschemas. */
@@ -86,7 +86,7 @@ function mapMembers(
     const next = fn(sub, keyword);
     if (next !== sub) {
       out ??= { ...subs };
-      out[name] = next;
+      setOwn(out, name, next);
     }
   }
   return out ?? subs;
@@ -188,7 +188,7 @@ function inlineRefs(schema: JsonObject, state: InlineState, stack: string[]): Js
 /** `$ref` beside other keywords means both apply: merge when they do not overlap, otherwise keep both via allOf. */
 function mergeReferenced(target: JsonObject, siblings: JsonObject): JsonObject {
   if (Object.keys(siblings).length === 0) return target;
-  const overlap = Object.keys(siblings).some((key) => key in target);
+  const overlap = Object.keys(siblings).some((key) => Object.hasOwn(target, key));
   return overlap ? { ...siblings, allOf: [target] } : { ...target, ...siblings };
 }
 

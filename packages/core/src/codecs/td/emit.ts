@@ -6,7 +6,7 @@
  */
 import { IssueCollector } from '../../issues.js';
 import { joinPointer } from '../../json/pointer.js';
-import { isObject } from '../../json/values.js';
+import { isObject, setOwn } from '../../json/values.js';
 import type { Agent, JsonObject, JsonValue, Operation } from '../../model/agent.js';
 import { lostFields } from '../../model/diff.js';
 import { TD_CONTEXT_1_0, TD_CONTEXT_1_1 } from '../../vocabulary.js';
@@ -14,7 +14,7 @@ import type { EmitOptions, Loss } from '../codec.js';
 import type { EmitOne } from '../define.js';
 import { resolveUrl } from '../urls.js';
 import { toDataSchema } from './data-schema.js';
-import { writeActionForms } from './forms.js';
+import { foreignExtensionLosses, writeActionForms } from './forms.js';
 import { readThing, syntheticThingId } from './parse.js';
 import { writeSecurity } from './security.js';
 import { AGENT_CARD_CLASS, AGENT_ID_TERM, agentryTerm, EMITTED_PREFIXES, OPERATION_TERMS } from './terms.js';
@@ -41,7 +41,7 @@ export function writeThing(agent: Agent, options: EmitOptions): EmitOne {
   const version = writeVersion(agent.version, extension['version']);
   if (version !== undefined) document['version'] = version;
   for (const [key, value] of Object.entries(extension)) {
-    if (!PLACED_EXTENSIONS.has(key) && !Object.hasOwn(document, key)) document[key] = value;
+    if (!PLACED_EXTENSIONS.has(key) && !Object.hasOwn(document, key)) setOwn(document, key, value);
   }
   const links = writeLinks(agent, extension);
   if (links.length > 0) document['links'] = links;
@@ -60,10 +60,11 @@ export function writeThing(agent: Agent, options: EmitOptions): EmitOne {
       );
       continue;
     }
-    actions[op.name] = writeAction(agent, op, options, pointer, issues, losses);
+    setOwn(actions, op.name, writeAction(agent, op, options, pointer, issues, losses));
   }
   document['actions'] = actions;
 
+  losses.push(...foreignExtensionLosses(agent));
   losses.push(...unexpectedLosses(agent, document, options, losses));
   return { document, losses, issues: issues.issues };
 }
@@ -114,7 +115,7 @@ function writeAction(
     issues,
   });
   for (const [key, value] of Object.entries(op.extensions?.['td'] ?? {})) {
-    if (key !== 'forms' && !Object.hasOwn(action, key)) action[key] = value;
+    if (key !== 'forms' && !Object.hasOwn(action, key)) setOwn(action, key, value);
   }
   return action;
 }

@@ -1,13 +1,15 @@
 /**
  * Action forms ↔ canonical bindings. An HTTP(S) form becomes an `http` binding for its one action; a form in
- * another protocol (CoAP, MQTT...) becomes an `other` binding holding the form itself. What a binding cannot hold
- * (a form's `response`, `subprotocol`, protocol-specific terms, or a form whose target cannot be resolved) is kept
- * in the operation's `extensions.td.forms`, so that writing the TD back restores it.
+ * another protocol (CoAP, MQTT...) becomes an `other` binding holding the form itself. The members of an HTTP form
+ * that the binding has no field for (`response`, `additionalResponses`, `subprotocol`, protocol-specific terms...)
+ * are kept in that binding's own `extensions.td` and written back into its form. Forms that cannot become bindings
+ * at all (no resolvable target) are kept verbatim in the operation's `extensions.td.forms.unbound`.
  */
 import type { IssueCollector } from '../../issues.js';
 import { joinPointer } from '../../json/pointer.js';
-import { isObject } from '../../json/values.js';
+import { isObject, setOwn } from '../../json/values.js';
 import type {
+  Agent,
   Binding,
   HttpBinding,
   HttpMethod,
@@ -15,8 +17,9 @@ import type {
   JsonValue,
   Operation,
 } from '../../model/agent.js';
+import type { Loss } from '../codec.js';
 import { resolveUrl, trimTrailingSlash } from '../urls.js';
-import { type ReadContext, SECTION } from './read-context.js';
+import { type ReadContext, SECTION, without } from './read-context.js';
 import { readSecurityNames, requirementOf, writeFormSecurity } from './security.js';
 
 const HTTP_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
@@ -30,17 +33,13 @@ const DEFAULT_METHODS: Readonly<Record<string, HttpMethod>> = {
 export const DEFAULT_CONTENT_TYPE = 'application/json';
 const HTTP_SCHEME = /^https?:/i;
 
-/** The parts of an action's forms that its bindings do not hold. */
-export interface FormLeftovers {
-  /** Per form that became a binding, in order: its members the binding has no place for. */
-  terms?: JsonObject[];
-  /** Forms that could not become bindings, verbatim. */
-  unbound?: JsonValue[];
-}
+/** The namespace under which a binding keeps the members of its form it has no field for. */
+const EXTENSION_NS = 'td';
 
 export interface ReadForms {
   bindings: Binding[];
-  leftovers?: FormLeftovers;
+  /** Forms that could not become bindings, verbatim. */
+  unbound?: JsonValue[];
 }
 
 /** Pointer into the forms of `action`; built only when something is reported. */
@@ -50,7 +49,6 @@ function formPointer(action: string, ...rest: Array<string | number>): string {
 
 export function readActionForms(action: string, forms: JsonValue | undefined, ctx: ReadContext): ReadForms {
   const bindings: Binding[] = [];
-  const terms: JsonObject[] = [];
   const unbound: JsonValue[] = [];
   if (!Array.isArray(forms)) {
     if (forms !== undefined && ctx.reportShape)
@@ -64,25 +62,14 @@ export function readActionForms(action: string, forms: JsonValue | undefined, ct
   }
   for (let index = 0; index < forms.length; index++) {
     const form = forms[index]!;
-    const read = readForm(action, index, form, ctx);
-    if (read === undefined) unbound.push(form);
-    else {
-      bindings.push(read.binding);
-      terms.push(read.leftover);
-    }
+    const binding = readForm(action, index, form, ctx);
+    if (binding === undefined) unbound.push(form);
+    else bindings.push(binding);
   }
-  const leftovers: FormLeftovers = {};
-  if (terms.some((leftover) => Object.keys(leftover).length > 0)) leftovers.terms = terms;
-  if (unbound.length > 0) leftovers.unbound = unbound;
-  return Object.keys(leftovers).length > 0 ? { bindings, leftovers } : { bindings };
+  return unbound.length > 0 ? { bindings, unbound } : { bindings };
 }
 
-function readForm(
-  action: string,
-  index: number,
-  form: JsonValue,
-  ctx: ReadContext,
-): { binding: Binding; leftover: JsonObject } | undefined {
+function readForm(action: string, index: number, form: JsonValue, ctx: ReadContext): Binding | undefined {
   if (!isObject(form)) {
     if (ctx.reportShape)
       ctx.issues.error(formPointer(action, index), 'td.type', 'A form must be an object.', SECTION.form);
@@ -107,22 +94,19 @@ function readForm(
   const operations = [action];
   if (!HTTP_SCHEME.test(url)) {
     const protocol = url.slice(0, url.indexOf(':')).toLowerCase();
-    return {
-      binding: { kind: 'other', protocol, config: { ...form, href: url }, operations },
-      leftover: {},
-    };
+    return { kind: 'other', protocol, config: { ...form, href: url }, operations };
   }
 
-  const leftover: JsonObject = { ...form };
-  delete leftover['href'];
+  // The members the binding holds; the rest go to its extensions.
+  const taken = ['href'];
   const ops = operationTypes(form['op']);
-  if (ops !== undefined) delete leftover['op'];
+  if (ops !== undefined) taken.push('op');
   const methodKey = Object.keys(form).find((key) => ctx.terms.known(key)?.kind === 'methodName');
   const declared = methodKey === undefined ? undefined : form[methodKey];
   let method: HttpMethod;
   if (typeof declared === 'string' && HTTP_METHODS.has(declared.toUpperCase())) {
     method = declared.toUpperCase() as HttpMethod;
-    delete leftover[methodKey!];
+    taken.push(methodKey!);
   } else {
     if (declared !== undefined && ctx.isDescription)
       ctx.issues.warning(
@@ -132,16 +116,13 @@ function readForm(
         SECTION.form,
       );
     if (declared !== undefined)
-      return {
-        binding: { kind: 'other', protocol: 'http', config: { ...form, href: url }, operations },
-        leftover: {},
-      };
+      return { kind: 'other', protocol: 'http', config: { ...form, href: url }, operations };
     method = defaultMethod(ops);
   }
   const binding: HttpBinding = { kind: 'http', url, method, operations };
   const contentType = form['contentType'];
   if (typeof contentType === 'string') {
-    delete leftover['contentType'];
+    taken.push('contentType');
     if (contentType !== DEFAULT_CONTENT_TYPE) binding.contentType = contentType;
   }
   if (ops !== undefined && !(ops.length === 1 && ops[0] === 'invokeaction')) binding.op = ops;
@@ -150,13 +131,15 @@ function readForm(
       ? undefined
       : readSecurityNames(form['security'], formPointer(action, index, 'security'), ctx);
   if (names !== undefined) {
-    delete leftover['security'];
+    taken.push('security');
     const scopes = scopeNames(form['scopes']);
     const oauth = names.some((name) => ctx.schemeTypes.get(name) === 'oauth2');
-    if (scopes !== undefined && oauth) delete leftover['scopes'];
+    if (scopes !== undefined && oauth) taken.push('scopes');
     binding.security = [requirementOf(names, oauth ? (scopes ?? []) : [], ctx)];
   }
-  return { binding, leftover };
+  const rest = without(form, taken);
+  if (Object.keys(rest).length > 0) binding.extensions = { [EXTENSION_NS]: rest };
+  return binding;
 }
 
 function reportUnresolved(href: string, pointer: string, ctx: ReadContext): void {
@@ -216,16 +199,13 @@ export interface WriteFormsInput {
 /** The forms of one action: one per binding that serves it, else one at the agent's conventional path. */
 export function writeActionForms(input: WriteFormsInput): JsonObject[] {
   const { op, baseUrl, issues } = input;
-  const leftovers = leftoversOf(op);
   const forms: JsonObject[] = [];
   for (const binding of input.bindings) {
     if (binding.operations !== undefined && !binding.operations.includes(op.name)) continue;
     const form = formFor(binding, baseUrl, joinPointer(input.pointer, 'forms', forms.length), issues);
-    if (form === undefined) continue;
-    const extra = leftovers.terms?.[forms.length];
-    forms.push(isObject(extra) ? { ...extra, ...form } : form);
+    if (form !== undefined) forms.push(withExtensions(form, binding));
   }
-  const unbound = (leftovers.unbound ?? []).filter(isObject);
+  const unbound = unboundFormsOf(op).filter(isObject);
   if (forms.length === 0 && unbound.length === 0) {
     const path = `agents/${encodeURIComponent(input.agentId)}/operations/${encodeURIComponent(op.name)}`;
     if (baseUrl === undefined) {
@@ -285,11 +265,45 @@ function absoluteHref(
   return resolved;
 }
 
-function leftoversOf(op: Operation): FormLeftovers {
+/**
+ * `form` with the members of the binding's `extensions.td` added, except those named like a member the form
+ * already has: the binding's own values win (a reader would take them, not the extension's).
+ */
+function withExtensions(form: JsonObject, binding: Binding): JsonObject {
+  const kept = binding.extensions?.[EXTENSION_NS];
+  if (!isObject(kept)) return form;
+  for (const key of Object.keys(kept)) {
+    const value = kept[key];
+    if (value !== undefined && !Object.hasOwn(form, key)) setOwn(form, key, value);
+  }
+  return form;
+}
+
+/** The forms of an operation that could not become bindings when its TD was read, to be written back verbatim. */
+function unboundFormsOf(op: Operation): JsonValue[] {
   const stored = op.extensions?.['td']?.['forms'];
-  if (!isObject(stored)) return {};
-  const out: FormLeftovers = {};
-  if (Array.isArray(stored['terms'])) out.terms = stored['terms'].filter(isObject);
-  if (Array.isArray(stored['unbound'])) out.unbound = stored['unbound'];
-  return out;
+  if (!isObject(stored) || !Array.isArray(stored['unbound'])) return [];
+  return stored['unbound'];
+}
+
+/**
+ * A binding keeps the members of its source entry under that source format's namespace (`extensions.woa`,
+ * `extensions.a2a`...). A TD form can hold only the binding's own `td` members, so a written binding carrying
+ * any other namespace does not come back: one loss per binding kind, named like `lostFields` names it.
+ */
+export function foreignExtensionLosses(agent: Agent): Loss[] {
+  const losses: Loss[] = [];
+  for (const binding of agent.bindings) {
+    if (binding.kind !== 'http' && binding.kind !== 'other') continue;
+    const field = `bindings.${binding.kind}`;
+    if (losses.some((loss) => loss.field === field)) continue;
+    const foreign = Object.keys(binding.extensions ?? {}).filter((ns) => ns !== EXTENSION_NS);
+    if (foreign.length === 0) continue;
+    losses.push({
+      agent: agent.id,
+      field,
+      message: `A TD form keeps only a binding's own "td" extensions; the ${foreign.map((ns) => `"${ns}"`).join(', ')} extensions of a ${binding.kind} binding are dropped.`,
+    });
+  }
+  return losses;
 }

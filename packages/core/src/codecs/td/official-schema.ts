@@ -4,24 +4,18 @@
  * compiled once, on first use, so that importing core stays cheap.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import equalModule from 'ajv/dist/runtime/equal.js';
 import addFormatsModule from 'ajv-formats';
 import tdSchema from 'wot-thing-description-types/schema/td-json-schema-validation.json' with {
   type: 'json',
 };
 import type { ValidationIssue } from '../../issues.js';
 import { type BranchValidator, explainSchemaErrors } from './schema-errors.js';
-import { compileVerdict, type Verdict } from './schema-verdict.js';
 
-// ajv-formats and Ajv's runtime are CommonJS; depending on the loader their default export is the function or a
-// namespace holding it.
-type FormatsPlugin = ((ajv: Ajv) => Ajv) & { get(name: string): unknown };
+// ajv-formats is CommonJS; depending on the loader its default export is the function or a namespace holding it.
+type FormatsPlugin = (ajv: Ajv) => Ajv;
 const addFormats: FormatsPlugin =
   (addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
   (addFormatsModule as unknown as FormatsPlugin);
-type Equal = (a: unknown, b: unknown) => boolean;
-const equal: Equal =
-  (equalModule as unknown as { default?: Equal }).default ?? (equalModule as unknown as Equal);
 
 /** The `spec` every issue of this check carries. */
 export const OFFICIAL_SCHEMA_SPEC = 'WoT TD 1.1 JSON Schema';
@@ -29,29 +23,6 @@ export const OFFICIAL_SCHEMA_SPEC = 'WoT TD 1.1 JSON Schema';
 /** The version string of the schema we validate against (`1.1-12-March-2025`). */
 export const OFFICIAL_SCHEMA_VERSION: string = (tdSchema as { version: string }).version;
 const SCHEMA_ID: string = (tdSchema as { $id: string }).$id;
-
-/**
- * Whether a document is valid, answered without Ajv's error bookkeeping (see schema-verdict.ts); compiled once, on
- * first use. Undefined when the schema uses something the verdict does not implement: then Ajv answers everything.
- */
-let verdict: Verdict | undefined | null = null;
-
-function getVerdict(): Verdict | undefined {
-  if (verdict === null) {
-    verdict = compileVerdict(tdSchema, {
-      // The formats `addFormats` gives Ajv (its "full" mode).
-      format: (name) => {
-        try {
-          return addFormats.get(name);
-        } catch {
-          return undefined;
-        }
-      },
-      equal,
-    });
-  }
-  return verdict;
-}
 
 interface Compiled {
   ajv: Ajv;
@@ -103,7 +74,6 @@ function anchorRefs(schema: unknown): unknown {
  * failed unions are collapsed to the most useful message per location. An empty array means the document is valid.
  */
 export function validateThingDescription(document: unknown): ValidationIssue[] {
-  if (getVerdict()?.(document) === true) return [];
   const { validate } = getCompiled();
   if (validate(document)) return [];
   const errors: ErrorObject[] = [...(validate.errors ?? [])];

@@ -5,7 +5,7 @@
  */
 import type { IssueCollector } from '../../issues.js';
 import { joinPointer } from '../../json/pointer.js';
-import { isObject } from '../../json/values.js';
+import { isObject, setOwn } from '../../json/values.js';
 import type { Agent, JsonObject, JsonValue } from '../../model/agent.js';
 import { TD_CONTEXTS } from '../../vocabulary.js';
 import type { ParseOptions } from '../codec.js';
@@ -116,9 +116,9 @@ export function readThing(
     (type) => !(type === 'Thing' || (typeof type === 'string' && terms.known(type)?.kind === 'agentCard')),
   );
   if (typeExtras.length > 0) extension['@type'] = typeExtras;
-  for (const [key, value] of Object.entries(document)) {
+  for (const key of Object.keys(document)) {
     if (MAPPED_THING_MEMBERS.has(key) || key === agentIdKey) continue;
-    extension[key] = value;
+    setOwn(extension, key, document[key]);
   }
   if (agentIdKey !== undefined && typeof agentId !== 'string') {
     issues.error(
@@ -202,8 +202,8 @@ function contextExtrasOf(context: JsonValue | undefined): JsonValue[] {
     if (typeof entry === 'string' && TD_CONTEXTS.includes(entry)) continue;
     if (isObject(entry)) {
       const rest: JsonObject = {};
-      for (const [key, value] of Object.entries(entry))
-        if (!Object.hasOwn(EMITTED_PREFIXES, key)) rest[key] = value;
+      for (const key of Object.keys(entry))
+        if (!Object.hasOwn(EMITTED_PREFIXES, key)) setOwn(rest, key, entry[key]);
       if (Object.keys(rest).length > 0) extras.push(rest);
       continue;
     }

@@ -7,7 +7,7 @@
  * be prefixed, so those travel as `agentry:` scheme classes.
  */
 import { joinPointer } from '../../json/pointer.js';
-import { isObject } from '../../json/values.js';
+import { isObject, setOwn } from '../../json/values.js';
 import type {
   AuthContract,
   JsonObject,
@@ -16,7 +16,7 @@ import type {
   SecurityScheme,
 } from '../../model/agent.js';
 import { resolveUrl } from '../urls.js';
-import { type ReadContext, SECTION } from './read-context.js';
+import { type ReadContext, SECTION, without } from './read-context.js';
 import { agentryTerm, SECURITY_CLASSES, SECURITY_TERMS } from './terms.js';
 
 /** Scheme names TD 1.1 defines; any other scheme name must be a prefixed (context-extension) term. */
@@ -107,7 +107,8 @@ export function requirementOf(
   ctx: ReadContext,
 ): SecurityRequirement {
   const requirement: SecurityRequirement = {};
-  for (const name of names) requirement[name] = ctx.schemeTypes.get(name) === 'oauth2' ? [...scopes] : [];
+  for (const name of names)
+    setOwn(requirement, name, ctx.schemeTypes.get(name) === 'oauth2' ? [...scopes] : []);
   return requirement;
 }
 
@@ -123,10 +124,10 @@ function readScheme(
     return undefined;
   }
   // Members are taken out of `rest` as they are mapped; what remains goes to the scheme's extensions.
-  const rest: JsonObject = { ...value };
-  const schemeName = takeString(rest, 'scheme');
+  const rest = new Members({ ...value });
+  const schemeName = rest.takeString('scheme');
   const scheme: SecurityScheme = { id: name, type: 'other' };
-  const description = takeString(rest, 'description');
+  const description = rest.takeString('description');
   const known = schemeName === undefined ? undefined : ctx.terms.known(schemeName);
   // Our scheme classes are matched by IRI, so a document may bind our namespace to any prefix.
   switch (known?.kind === 'securityClass' ? `class:${known.type}` : schemeName) {
@@ -135,18 +136,18 @@ function readScheme(
       break;
     case 'apikey': {
       scheme.type = 'apiKey';
-      const location = rest['in'];
+      const location = rest.get('in');
       if (typeof location === 'string' && API_KEY_LOCATIONS.has(location)) {
         scheme.in = location as 'header' | 'query' | 'cookie';
-        take(rest, 'in');
+        rest.take('in');
       }
-      const keyName = takeString(rest, 'name');
+      const keyName = rest.takeString('name');
       if (keyName !== undefined) scheme.name = keyName;
       break;
     }
     case 'bearer': {
       scheme.type = 'bearer';
-      const format = takeString(rest, 'format');
+      const format = rest.takeString('format');
       if (format !== undefined) scheme.bearerFormat = format;
       break;
     }
@@ -161,9 +162,9 @@ function readScheme(
       if (authorization !== undefined) scheme.authorizationUrl = authorization;
       if (token !== undefined) scheme.tokenUrl = token;
       if (refresh !== undefined) scheme.refreshUrl = refresh;
-      const scopes = scopeList(rest['scopes']);
+      const scopes = scopeList(rest.get('scopes'));
       if (scopes !== undefined) {
-        take(rest, 'scopes');
+        rest.take('scopes');
         // TD scopes are bare names; the canonical map's descriptions stay empty.
         scheme.scopes = Object.fromEntries(scopes.map((scope) => [scope, '']));
       }
@@ -171,7 +172,7 @@ function readScheme(
     }
     case 'class:openIdConnect': {
       scheme.type = 'openIdConnect';
-      const urlKey = Object.keys(rest).find((key) => ctx.terms.known(key)?.kind === 'openIdConnectUrl');
+      const urlKey = rest.keys().find((key) => ctx.terms.known(key)?.kind === 'openIdConnectUrl');
       const url = urlKey === undefined ? undefined : takeUrl(rest, urlKey, ctx);
       if (url !== undefined) scheme.openIdConnectUrl = url;
       break;
@@ -180,8 +181,8 @@ function readScheme(
       scheme.type = 'mtls';
       break;
     case 'class:other': {
-      const nameKey = Object.keys(rest).find((key) => ctx.terms.known(key)?.kind === 'schemeName');
-      const original = nameKey === undefined ? undefined : takeString(rest, nameKey);
+      const nameKey = rest.keys().find((key) => ctx.terms.known(key)?.kind === 'schemeName');
+      const original = nameKey === undefined ? undefined : rest.takeString(nameKey);
       if (original !== undefined) scheme.scheme = original;
       break;
     }
@@ -191,26 +192,52 @@ function readScheme(
       if (schemeName !== undefined) scheme.scheme = schemeName;
   }
   if (description !== undefined) scheme.description = description;
-  if (Object.keys(rest).length > 0) scheme.extensions = { td: rest };
+  const remaining = rest.remaining();
+  if (Object.keys(remaining).length > 0) scheme.extensions = { td: remaining };
   return scheme;
 }
 
-function take(rest: JsonObject, key: string): JsonValue | undefined {
-  const taken = rest[key];
-  delete rest[key];
-  return taken;
-}
+/**
+ * A copy of a scheme's members, less those taken (mapped). Taking is recorded rather than done with `delete`, which
+ * would turn the copy into a slow V8 dictionary; what remains is built once, at the end.
+ */
+class Members {
+  private readonly taken: string[] = [];
 
-function takeString(rest: JsonObject, key: string): string | undefined {
-  const found = rest[key];
-  if (typeof found !== 'string') return undefined;
-  delete rest[key];
-  return found;
+  constructor(private readonly members: JsonObject) {}
+
+  get(key: string): JsonValue | undefined {
+    return this.taken.includes(key) ? undefined : this.members[key];
+  }
+
+  take(key: string): JsonValue | undefined {
+    const found = this.get(key);
+    this.taken.push(key);
+    return found;
+  }
+
+  takeString(key: string): string | undefined {
+    const found = this.get(key);
+    if (typeof found !== 'string') return undefined;
+    this.taken.push(key);
+    return found;
+  }
+
+  /** The keys not taken, in order. */
+  keys(): string[] {
+    const keys = Object.keys(this.members);
+    return this.taken.length === 0 ? keys : keys.filter((key) => !this.taken.includes(key));
+  }
+
+  /** The members not taken. */
+  remaining(): JsonObject {
+    return this.taken.length === 0 ? this.members : without(this.members, this.taken);
+  }
 }
 
 /** A URI member, resolved against the TD's base. */
-function takeUrl(rest: JsonObject, key: string, ctx: ReadContext): string | undefined {
-  const found = takeString(rest, key);
+function takeUrl(rest: Members, key: string, ctx: ReadContext): string | undefined {
+  const found = rest.takeString(key);
   return found === undefined ? undefined : resolveUrl(found, ctx.base);
 }
 
@@ -252,7 +279,7 @@ export interface WrittenSecurity {
 export function writeSecurity(auth: AuthContract | undefined): WrittenSecurity {
   const definitions: JsonObject = {};
   for (const scheme of auth?.schemes ?? []) {
-    if (!Object.hasOwn(definitions, scheme.id)) definitions[scheme.id] = writeScheme(scheme);
+    if (!Object.hasOwn(definitions, scheme.id)) setOwn(definitions, scheme.id, writeScheme(scheme));
   }
   const ids = Object.keys(definitions);
   const requirements =
@@ -272,14 +299,14 @@ export function writeSecurity(auth: AuthContract | undefined): WrittenSecurity {
     );
     if (existing !== undefined) return existing;
     const name = uniqueName('nosec_sc');
-    definitions[name] = { scheme: 'nosec' };
+    setOwn(definitions, name, { scheme: 'nosec' });
     return name;
   };
   const allOf = (names: string[]): string => {
     if (names.length === 0) return nosec();
     if (names.length === 1) return names[0]!;
     const name = uniqueName('combo_sc');
-    definitions[name] = { scheme: 'combo', allOf: names };
+    setOwn(definitions, name, { scheme: 'combo', allOf: names });
     return name;
   };
   if (alternatives.length === 0) return { securityDefinitions: definitions, security: [nosec()] };
@@ -290,7 +317,7 @@ export function writeSecurity(auth: AuthContract | undefined): WrittenSecurity {
   const choices = [...new Set(alternatives.map(allOf))];
   if (choices.length === 1) return { securityDefinitions: definitions, security: choices };
   const name = uniqueName('combo_sc');
-  definitions[name] = { scheme: 'combo', oneOf: choices };
+  setOwn(definitions, name, { scheme: 'combo', oneOf: choices });
   return { securityDefinitions: definitions, security: [name] };
 }
 

@@ -2,10 +2,11 @@
  * Builds the document's `transports` object from the agents' bindings. A WoA document holds one configuration per
  * transport name, and the name is the transport's type (`rest`, `mcp`, or a private reverse-DNS name), so bindings
  * with identical configurations share an entry and a binding whose name is already taken by a different
- * configuration cannot be expressed in the same document.
+ * configuration cannot be expressed in the same document. The unknown fields of a `rest` or `mcp` configuration
+ * come from the `extensions.woa` of the binding that first claims the name.
  */
 import type { IssueCollector } from '../../issues.js';
-import { isObject, jsonEqual } from '../../json/values.js';
+import { jsonEqual, setOwn } from '../../json/values.js';
 import type { Agent, Binding, JsonObject } from '../../model/agent.js';
 import type { Loss } from '../codec.js';
 import { isAbsoluteUrl, trimTrailingSlash } from '../urls.js';
@@ -18,7 +19,6 @@ import {
   PRIVATE_TRANSPORT_NAME,
   REST_FIELDS,
   REST_TRANSPORT,
-  TRANSPORT_EXTRAS_KEY,
 } from './fields.js';
 import { mcpBinding, otherBinding, restBinding, type WoaBinding } from './transports.js';
 
@@ -27,14 +27,16 @@ interface TransportEntry {
   core: JsonObject;
   /** What parsing the entry gives back. */
   binding: WoaBinding;
-  /** Unknown configuration fields restored from an agent's `extensions.woa["@transports"]`. */
+  /** Unknown configuration fields, from the `extensions.woa` of the binding that claimed the name. */
   extras?: JsonObject;
 }
 
 interface Candidate {
   name: string;
   core: JsonObject;
+  /** What parsing gives back when this candidate's configuration is the one written. */
   binding: WoaBinding;
+  extras?: JsonObject;
 }
 
 /** The transports one agent ends up listing. */
@@ -59,17 +61,21 @@ export class TransportTable {
         issues.warning(pointer, 'woa.emit.binding-dropped', candidate);
         continue;
       }
-      const taken = this.entries.get(candidate.name);
-      if (taken !== undefined && !jsonEqual(taken.core, candidate.core)) {
-        const message = `A WoA document holds one "${candidate.name}" transport, already configured as ${JSON.stringify(taken.core)}; this ${binding.kind} binding (${JSON.stringify(candidate.core)}) was left out. Publish the agent in a separate WoA document to keep it.`;
+      let entry = this.entries.get(candidate.name);
+      if (entry !== undefined && !jsonEqual(entry.core, candidate.core)) {
+        const message = `A WoA document holds one "${candidate.name}" transport, already configured as ${JSON.stringify(entry.core)}; this ${binding.kind} binding (${JSON.stringify(candidate.core)}) was left out. Publish the agent in a separate WoA document to keep it.`;
         lose(message);
         issues.warning(pointer, 'woa.emit.binding-dropped', message);
         continue;
       }
-      if (taken === undefined)
-        this.entries.set(candidate.name, { core: candidate.core, binding: candidate.binding });
+      if (entry === undefined) {
+        entry = { core: candidate.core, binding: candidate.binding };
+        if (candidate.extras !== undefined) entry.extras = candidate.extras;
+        this.entries.set(candidate.name, entry);
+      }
       if (!names.includes(candidate.name)) names.push(candidate.name);
-      if (!jsonEqual(binding, candidate.binding)) lose(changeMessage(binding, candidate));
+      // Reading back gives the configuration written, whose unknown fields may be another binding's.
+      if (!jsonEqual(binding, entry.binding)) lose(changeMessage(binding, candidate.name, entry.binding));
     }
     return { names };
   }
@@ -104,40 +110,27 @@ export class TransportTable {
     return { name: REST_TRANSPORT };
   }
 
-  /** Unknown configuration fields an agent kept from a parsed document; the first agent to name them wins. */
-  adoptExtras(agent: Agent, transports: AgentTransports): void {
-    const kept = agent.extensions?.['woa']?.[TRANSPORT_EXTRAS_KEY];
-    if (!isObject(kept)) return;
-    for (const name of transports.names) {
-      const entry = this.entries.get(name);
-      const extras = kept[name];
-      if (entry === undefined || entry.extras !== undefined || !isObject(extras)) continue;
-      const defined = name === REST_TRANSPORT ? REST_FIELDS : name === MCP_TRANSPORT ? MCP_FIELDS : undefined;
-      // A private transport's configuration is kept whole, so it never has extras.
-      if (defined === undefined) continue;
-      const filtered: JsonObject = {};
-      for (const [key, value] of Object.entries(extras)) if (!defined.has(key)) filtered[key] = value;
-      if (Object.keys(filtered).length > 0) entry.extras = filtered;
-    }
-  }
-
-  /** What parsing gives an agent listing `names` under `extensions.woa["@transports"]`. */
-  extrasFor(names: readonly string[]): JsonObject | undefined {
-    let out: JsonObject | undefined;
-    for (const name of names) {
-      const extras = this.entries.get(name)?.extras;
-      if (extras === undefined) continue;
-      out ??= {};
-      out[name] = extras;
-    }
-    return out;
-  }
-
   toDocument(): JsonObject {
     const out: JsonObject = {};
-    for (const [name, entry] of this.entries) out[name] = { ...entry.core, ...entry.extras };
+    for (const [name, entry] of this.entries) setOwn(out, name, { ...entry.core, ...entry.extras });
     return out;
   }
+}
+
+/**
+ * The unknown configuration fields a `rest` or `mcp` binding keeps in its `extensions.woa`, without those named
+ * like the fields the draft defines (which the binding's own values write); undefined when there are none.
+ */
+function extrasOf(binding: Binding, defined: ReadonlySet<string>): JsonObject | undefined {
+  const kept = binding.extensions?.['woa'];
+  if (kept === undefined) return undefined;
+  let out: JsonObject | undefined;
+  for (const key of Object.keys(kept)) {
+    if (defined.has(key) || kept[key] === undefined) continue;
+    out ??= {};
+    setOwn(out, key, kept[key]);
+  }
+  return out;
 }
 
 /** The transport a binding becomes, or why it cannot become one. */
@@ -150,21 +143,27 @@ function candidateFor(binding: Binding): Candidate | string {
       if (!binding.invokePath.startsWith('/')) {
         return `WoA REST transports need an invoke_path starting with "/"; "${binding.invokePath}" was left out.`;
       }
-      return {
+      const extras = extrasOf(binding, REST_FIELDS);
+      const candidate: Candidate = {
         name: REST_TRANSPORT,
         core: { base: binding.base, invoke_path: binding.invokePath },
-        binding: restBinding(binding.base, binding.invokePath),
+        binding: restBinding(binding.base, binding.invokePath, extras),
       };
+      if (extras !== undefined) candidate.extras = extras;
+      return candidate;
     }
     case 'mcp': {
       if (binding.server.trim() === '') return 'The MCP binding names no server; it was left out.';
       const toolNamespace = binding.toolNamespace ?? DEFAULT_TOOL_NAMESPACE;
       const toolField = binding.toolField?.trim() ? binding.toolField : DEFAULT_TOOL_FIELD;
-      return {
+      const extras = extrasOf(binding, MCP_FIELDS);
+      const candidate: Candidate = {
         name: MCP_TRANSPORT,
         core: { server: binding.server, tool_namespace: toolNamespace, tool_field: toolField },
-        binding: mcpBinding(binding.server, toolNamespace, toolField),
+        binding: mcpBinding(binding.server, toolNamespace, toolField, extras),
       };
+      if (extras !== undefined) candidate.extras = extras;
+      return candidate;
     }
     case 'other': {
       const name = binding.protocol;
@@ -179,10 +178,13 @@ function candidateFor(binding: Binding): Candidate | string {
 }
 
 /** Says which fields of a canonical binding do not read back unchanged. */
-function changeMessage(before: Binding, candidate: Candidate): string {
+function changeMessage(before: Binding, name: string, after: WoaBinding): string {
   const a = before as unknown as Record<string, unknown>;
-  const b = candidate.binding as unknown as Record<string, unknown>;
+  const b = after as unknown as Record<string, unknown>;
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   const changed = [...keys].filter((key) => !jsonEqual(a[key], b[key]));
-  return `The WoA "${candidate.name}" transport cannot carry this ${before.kind} binding as it is: ${changed.join(', ')} will read back differently (WoA transports serve every operation and carry no security requirements).`;
+  const why = changed.includes('extensions')
+    ? 'WoA transports serve every operation, carry no security requirements, and keep only the WoA fields of one configuration per transport name'
+    : 'WoA transports serve every operation and carry no security requirements';
+  return `The WoA "${name}" transport cannot carry this ${before.kind} binding as it is: ${changed.join(', ')} will read back differently (${why}).`;
 }

@@ -1,6 +1,6 @@
 /** Writes canonical agents as one WoA document (`woa_version` "1"), with the loss of every value that changes. */
 import { IssueCollector } from '../../issues.js';
-import { isObject, jsonEqual } from '../../json/values.js';
+import { isObject, jsonEqual, setOwn } from '../../json/values.js';
 import type { Agent, JsonObject, JsonSchema, Operation } from '../../model/agent.js';
 import type { EmitOptions, Loss } from '../codec.js';
 import type { EmitOne } from '../define.js';
@@ -12,7 +12,6 @@ import {
   DOCUMENT_EXTRAS_KEY,
   DOCUMENT_FIELDS,
   OPERATION_FIELDS,
-  TRANSPORT_EXTRAS_KEY,
   WOA_VERSION,
 } from './fields.js';
 import { toWoaSchema } from './schemas.js';
@@ -39,16 +38,12 @@ export function emitWoa(agents: readonly Agent[], options: EmitOptions): EmitOne
       );
     } else plan.names.push(hosted.name);
   });
-  agents.forEach((agent, index) => {
-    table.adoptExtras(agent, plans[index]!);
-  });
 
   const documentExtras = pickDocumentExtras(agents);
   const agentDocuments = agents.map((agent, index) =>
     emitAgent(agent, ids[index]!, plans[index]!, `/agents/${index}`, {
       issues,
       losses,
-      table,
       documentExtras,
     }),
   );
@@ -57,14 +52,15 @@ export function emitWoa(agents: readonly Agent[], options: EmitOptions): EmitOne
     agents: agentDocuments,
     transports: table.toDocument(),
   };
-  if (documentExtras !== undefined) Object.assign(document, documentExtras);
+  if (documentExtras !== undefined) {
+    for (const [key, value] of Object.entries(documentExtras)) setOwn(document, key, value);
+  }
   return { document, losses, issues: issues.issues };
 }
 
 interface EmitContext {
   issues: IssueCollector;
   losses: Loss[];
-  table: TransportTable;
   documentExtras: JsonObject | undefined;
 }
 
@@ -99,7 +95,7 @@ function pickDocumentExtras(agents: readonly Agent[]): JsonObject | undefined {
     const kept = agent.extensions?.['woa']?.[DOCUMENT_EXTRAS_KEY];
     if (!isObject(kept)) continue;
     const out: JsonObject = {};
-    for (const [key, value] of Object.entries(kept)) if (!DOCUMENT_FIELDS.has(key)) out[key] = value;
+    for (const [key, value] of Object.entries(kept)) if (!DOCUMENT_FIELDS.has(key)) setOwn(out, key, value);
     return Object.keys(out).length > 0 ? out : undefined;
   }
   return undefined;
@@ -130,22 +126,20 @@ function emitAgent(
   const ownRestored: JsonObject = {};
   if (own !== undefined) {
     for (const [key, value] of Object.entries(own)) {
-      if (key === DOCUMENT_EXTRAS_KEY || key === TRANSPORT_EXTRAS_KEY || AGENT_FIELDS.has(key)) continue;
-      out[key] = value;
-      ownRestored[key] = value;
+      if (key === DOCUMENT_EXTRAS_KEY || AGENT_FIELDS.has(key)) continue;
+      setOwn(out, key, value);
+      setOwn(ownRestored, key, value);
     }
     // What parsing the document gives back under extensions.woa; anything else changed.
     const readBack: JsonObject = ownRestored;
     if (context.documentExtras !== undefined) readBack[DOCUMENT_EXTRAS_KEY] = context.documentExtras;
-    const transportExtras = context.table.extrasFor(transports.names);
-    if (transportExtras !== undefined) readBack[TRANSPORT_EXTRAS_KEY] = transportExtras;
     const expected = Object.keys(readBack).length > 0 ? readBack : undefined;
     if (!jsonEqual(own, expected)) {
       context.losses.push({
         agent: agent.id,
         field: 'extensions.woa',
         message:
-          'Some WoA extension fields cannot be restored as they were: fields named like WoA agent fields are not written, and document-level and transport fields are shared by all agents of a document.',
+          'Some WoA extension fields cannot be restored as they were: fields named like WoA agent fields are not written, and document-level fields are shared by all agents of a document.',
       });
     }
   }
@@ -201,9 +195,9 @@ function emitOperations(
       let restored: JsonObject | undefined;
       for (const [key, value] of Object.entries(extensions)) {
         if (OPERATION_FIELDS.has(key)) continue;
-        out[key] = value;
+        setOwn(out, key, value);
         restored ??= {};
-        restored[key] = value;
+        setOwn(restored, key, value);
       }
       if (!jsonEqual(extensions, restored)) {
         context.losses.push({

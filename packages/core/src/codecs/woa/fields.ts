@@ -31,11 +31,11 @@ export const REST_FIELDS: ReadonlySet<string> = new Set(['base', 'invoke_path'])
 export const MCP_FIELDS: ReadonlySet<string> = new Set(['server', 'tool_namespace', 'tool_field']);
 
 /**
- * Keys inside an agent's `extensions.woa` that hold what is not the agent's own: fields of the document around it
- * and unknown fields of the transport configurations it uses. WoA agent fields never start with `@`.
+ * The key inside an agent's `extensions.woa` that holds what is not the agent's own: fields of the document around
+ * it. WoA agent fields never start with `@`. (Unknown fields of a transport configuration are kept in the
+ * `extensions.woa` of the binding it becomes.)
  */
 export const DOCUMENT_EXTRAS_KEY = '@document';
-export const TRANSPORT_EXTRAS_KEY = '@transports';
 
 /** The operation name WoA implies when an agent lists no `operations` (§4.1, §5.1). */
 export const DEFAULT_OPERATION = 'default';

@@ -1,6 +1,7 @@
 /** Reads a WoA document (draft-gaikwad-woa-00 §4) into canonical agents, checking every MUST of the draft. */
 import type { IssueCollector } from '../../issues.js';
 import { ObjectReader } from '../../json/reader.js';
+import { copyJson } from '../../json/values.js';
 import type { Agent, Binding, JsonObject, JsonSchema, JsonValue, Operation } from '../../model/agent.js';
 import type { ParseOptions } from '../codec.js';
 import { nativeProvenance } from '../provenance.js';
@@ -12,7 +13,6 @@ import {
   DOCUMENT_FIELDS,
   OPERATION_FIELDS,
   SECTION,
-  TRANSPORT_EXTRAS_KEY,
   WOA_VERSION,
 } from './fields.js';
 import { readSchema } from './schemas.js';
@@ -93,7 +93,7 @@ function readAgent(value: JsonValue, pointer: string, context: DocumentContext):
   };
   if (version !== undefined) agent.version = version;
   if (capabilities !== undefined) agent.capabilities = capabilities;
-  const extensions = agentExtensions(reader, transportNames, context);
+  const extensions = agentExtensions(reader, context);
   if (extensions !== undefined) agent.extensions = { woa: extensions };
   return agent;
 }
@@ -226,23 +226,14 @@ function bindingsFor(names: readonly string[], context: DocumentContext): Bindin
   return bindings;
 }
 
-/** Unknown agent fields (such as Appendix A's `authz`), plus the document's and the used transports' extras. */
-function agentExtensions(
-  reader: ObjectReader,
-  transportNames: readonly string[],
-  context: DocumentContext,
-): JsonObject | undefined {
+/**
+ * Unknown agent fields (such as Appendix A's `authz`), plus the document's extras. Unknown fields of the transport
+ * configurations the agent uses are in its bindings' `extensions.woa`.
+ */
+function agentExtensions(reader: ObjectReader, context: DocumentContext): JsonObject | undefined {
   const own = reader.rest(AGENT_FIELDS);
   const out: JsonObject = own ?? {};
   if (context.documentExtras !== undefined)
-    out[DOCUMENT_EXTRAS_KEY] = structuredClone(context.documentExtras);
-  let transportExtras: JsonObject | undefined;
-  for (const name of transportNames) {
-    const extras = context.transports?.get(name)?.extras;
-    if (extras === undefined) continue;
-    transportExtras ??= {};
-    transportExtras[name] = structuredClone(extras);
-  }
-  if (transportExtras !== undefined) out[TRANSPORT_EXTRAS_KEY] = transportExtras;
+    out[DOCUMENT_EXTRAS_KEY] = copyJson(context.documentExtras) as JsonObject;
   return Object.keys(out).length === 0 ? undefined : out;
 }

@@ -4,7 +4,15 @@
  */
 import type { IssueCollector } from '../../issues.js';
 import { ObjectReader } from '../../json/reader.js';
-import type { Binding, JsonObject, McpBinding, OtherBinding, WoaRestBinding } from '../../model/agent.js';
+import { copyJson } from '../../json/values.js';
+import type {
+  Binding,
+  Extensions,
+  JsonObject,
+  McpBinding,
+  OtherBinding,
+  WoaRestBinding,
+} from '../../model/agent.js';
 import {
   MCP_FIELDS,
   MCP_TRANSPORT,
@@ -17,10 +25,11 @@ import {
 export type WoaBinding = WoaRestBinding | McpBinding | OtherBinding;
 
 export interface TransportEntry {
-  /** Undefined when the configuration is too broken to call through. */
+  /**
+   * Undefined when the configuration is too broken to call through. Fields of a `rest` or `mcp` configuration the
+   * draft does not define are kept in the binding's `extensions.woa`.
+   */
   binding?: WoaBinding;
-  /** Fields of a `rest` or `mcp` configuration the draft does not define, kept for the agents that use it. */
-  extras?: JsonObject;
 }
 
 /** Reads the `transports` object; every key is present in the result, so agents can tell unknown from broken. */
@@ -81,9 +90,8 @@ function readRest(config: ObjectReader): TransportEntry {
     );
   }
   const entry: TransportEntry = {};
-  if (base !== undefined && invokePath !== undefined) entry.binding = restBinding(base, invokePath);
-  const extras = config.rest(REST_FIELDS);
-  if (extras !== undefined) entry.extras = extras;
+  if (base !== undefined && invokePath !== undefined)
+    entry.binding = restBinding(base, invokePath, config.rest(REST_FIELDS));
   return entry;
 }
 
@@ -94,10 +102,8 @@ function readMcp(config: ObjectReader): TransportEntry {
   const toolField = config.text('tool_field', { required: true, section });
   const entry: TransportEntry = {};
   if (server !== undefined && toolNamespace !== undefined && toolField !== undefined) {
-    entry.binding = mcpBinding(server, toolNamespace, toolField);
+    entry.binding = mcpBinding(server, toolNamespace, toolField, config.rest(MCP_FIELDS));
   }
-  const extras = config.rest(MCP_FIELDS);
-  if (extras !== undefined) entry.extras = extras;
   return entry;
 }
 
@@ -115,12 +121,22 @@ function readPrivate(name: string, config: ObjectReader): TransportEntry {
 
 // The canonical bindings, built in one place so that the emitter predicts exactly what parsing gives back.
 
-export function restBinding(base: string, invokePath: string): WoaRestBinding {
-  return { kind: 'woa-rest', base, invokePath, transportName: REST_TRANSPORT };
+/** `extras`: the configuration's fields the draft does not define, kept in the binding's `extensions.woa`. */
+export function restBinding(base: string, invokePath: string, extras?: JsonObject): WoaRestBinding {
+  const binding: WoaRestBinding = { kind: 'woa-rest', base, invokePath, transportName: REST_TRANSPORT };
+  if (extras !== undefined) binding.extensions = { woa: extras };
+  return binding;
 }
 
-export function mcpBinding(server: string, toolNamespace: string, toolField: string): McpBinding {
-  return { kind: 'mcp', server, toolNamespace, toolField, transportName: MCP_TRANSPORT };
+export function mcpBinding(
+  server: string,
+  toolNamespace: string,
+  toolField: string,
+  extras?: JsonObject,
+): McpBinding {
+  const binding: McpBinding = { kind: 'mcp', server, toolNamespace, toolField, transportName: MCP_TRANSPORT };
+  if (extras !== undefined) binding.extensions = { woa: extras };
+  return binding;
 }
 
 export function otherBinding(name: string, config: JsonObject): OtherBinding {
@@ -128,9 +144,12 @@ export function otherBinding(name: string, config: JsonObject): OtherBinding {
 }
 
 /**
- * A fresh binding per agent, so that agents sharing a transport do not share one binding object. Like every value
- * read from the document, a private transport's configuration is shared, not copied.
+ * A fresh binding per agent, so that agents sharing a transport do not share one binding object, nor the unknown
+ * fields of its configuration. Like every value read from the document, a private transport's configuration is
+ * shared, not copied.
  */
 export function copyBinding(binding: WoaBinding): Binding {
-  return { ...binding };
+  const copy = { ...binding };
+  if (binding.extensions !== undefined) copy.extensions = copyJson(binding.extensions) as Extensions;
+  return copy;
 }

@@ -1,0 +1,49 @@
+/**
+ * The transports Agentry speaks, by binding kind. A binding of any other kind (`other`: agent+matrix, a WoA private
+ * transport, a TD form in CoAP or MQTT; and `a2a`, which is not yet spoken) is reported with the transport's name.
+ */
+import type { Binding } from '@agentry/core';
+import { contextDetails, type ErrorContext } from '../error-mapping.js';
+import { UnsupportedTransportError } from '../errors.js';
+import { httpTransport } from './http.js';
+import { localTransport } from './local.js';
+import { mcpTransport } from './mcp.js';
+import type { BindingTransport } from './types.js';
+import { unixTransport } from './unix.js';
+import { woaRestTransport } from './woa-rest.js';
+import { wssTransport } from './wss.js';
+
+const transports = new Map<Binding['kind'], BindingTransport>(
+  [woaRestTransport, httpTransport, mcpTransport, wssTransport, unixTransport, localTransport].map(
+    (transport) => [transport.kind, transport as BindingTransport],
+  ),
+);
+
+export function transportFor(binding: Binding): BindingTransport | undefined {
+  return transports.get(binding.kind);
+}
+
+export function isSupported(binding: Binding): boolean {
+  return transports.has(binding.kind);
+}
+
+/** The transport's name as the description gave it: `matrix`, `com.example.x`, `a2a (GRPC)`, `coap`. */
+export function transportName(binding: Binding): string {
+  if (binding.kind === 'other') return binding.protocol;
+  if (binding.kind === 'a2a') return `a2a (${binding.protocolBinding})`;
+  return binding.kind;
+}
+
+export function unsupportedTransport(
+  bindings: readonly Binding[],
+  ctx: ErrorContext,
+): UnsupportedTransportError {
+  const names = [...new Set(bindings.map(transportName))];
+  const who = ctx.agent === undefined ? 'The agent' : `Agent "${ctx.agent.id}"`;
+  const what = ctx.operation === undefined ? '' : ` for operation "${ctx.operation}"`;
+  return new UnsupportedTransportError(
+    `${who} can only be called${what} over ${names.join(', ')}, which Agentry does not speak (it speaks WoA REST, HTTP endpoints, MCP, wss, unix and local).`,
+    contextDetails(ctx),
+    names[0] ?? 'none',
+  );
+}

@@ -1,0 +1,248 @@
+/**
+ * Turns what went wrong into the right `AgentError`: the status and code an agent answered with (read by
+ * error-body.ts), and failures of the connection itself (the secure fetcher's errors, socket errors). Messages say
+ * who answered what and, where a caller can do something about it, what.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Agent } from '@agentry/core';
+import {
+  FetchError,
+  FetchRefusedError,
+  FetchTimeoutError,
+  NetworkError,
+  ResponseTooLargeError,
+} from '../fetch/errors.js';
+import type { ErrorBody } from './error-body.js';
+import {
+  AgentError,
+  type AgentErrorDetails,
+  AgentNotFoundError,
+  AuthRequiredError,
+  ForbiddenError,
+  InvalidInputError,
+  OperationNotFoundError,
+  RateLimitedError,
+  RemoteError,
+  TransportError,
+  type TransportFailure,
+} from './errors.js';
+
+export interface ErrorContext {
+  agent?: Agent;
+  operation?: string;
+  endpoint?: string;
+}
+
+type ErrorClass = 'input' | 'auth' | 'forbidden' | 'agent' | 'operation' | 'rate' | 'remote';
+
+/** Codes agents use (AIDIP, agent:// §9 categories, AWP examples), compared without case, `_`, `-` or `.`. */
+const CLASS_BY_CODE: Readonly<Record<string, ErrorClass>> = {
+  invalidinput: 'input',
+  badrequest: 'input',
+  validationerror: 'input',
+  invalidparams: 'input',
+  unauthorized: 'auth',
+  unauthenticated: 'auth',
+  authrequired: 'auth',
+  authexpired: 'auth',
+  tokenexpired: 'auth',
+  forbidden: 'forbidden',
+  permissiondenied: 'forbidden',
+  agentnotfound: 'agent',
+  notfound: 'agent',
+  capabilitynotfound: 'operation',
+  operationnotfound: 'operation',
+  toolnotfound: 'operation',
+  methodnotfound: 'operation',
+  ratelimited: 'rate',
+  ratelimitexceeded: 'rate',
+  toomanyrequests: 'rate',
+};
+
+/** JSON-RPC 2.0 reserved codes, and A2A's ContentTypeNotSupported / UnsupportedOperation. */
+const CLASS_BY_JSON_RPC: Readonly<Record<number, ErrorClass>> = {
+  [-32602]: 'input',
+  [-32601]: 'operation',
+  [-32005]: 'input',
+  [-32004]: 'operation',
+};
+
+const CLASS_BY_STATUS: Readonly<Record<number, ErrorClass>> = {
+  400: 'input',
+  422: 'input',
+  401: 'auth',
+  403: 'forbidden',
+  404: 'agent',
+  429: 'rate',
+};
+
+/** The error an agent's answer describes. `status` is the transport's (HTTP) status, when there is one. */
+export function agentErrorFrom(
+  body: ErrorBody,
+  ctx: ErrorContext,
+  transport: { status?: number; retryAfterMs?: number } = {},
+): AgentError {
+  const status = transport.status ?? body.status;
+  const details: AgentErrorDetails = { ...contextDetails(ctx) };
+  if (status !== undefined) details.status = status;
+  for (const key of ['code', 'title', 'detail', 'type', 'instance', 'pointer', 'failures', 'body'] as const) {
+    if (body[key] !== undefined) (details as Record<string, unknown>)[key] = body[key];
+  }
+  const recovery = recoveryFor(ctx.agent, body.code) ?? body.recovery;
+  if (recovery !== undefined) details.recovery = recovery;
+  if (transport.retryAfterMs !== undefined) details.retryAfterMs = transport.retryAfterMs;
+
+  const kind = classify(body, status);
+  const message = describe(kind, details, ctx);
+  switch (kind) {
+    case 'input':
+      return new InvalidInputError(message, details);
+    case 'auth':
+      return new AuthRequiredError(message, details);
+    case 'forbidden':
+      return new ForbiddenError(message, details);
+    case 'agent':
+      return new AgentNotFoundError(message, details);
+    case 'operation':
+      return new OperationNotFoundError(
+        message,
+        details,
+        ctx.agent?.operations.map((op) => op.name),
+      );
+    case 'rate':
+      return new RateLimitedError(message, details);
+    default:
+      return new RemoteError(message, details);
+  }
+}
+
+/** The AWP surface's recovery instruction for an error code (`errors[code].recovery`). */
+export function recoveryFor(agent: Agent | undefined, code: string | undefined): string | undefined {
+  const errors = agent?.surface?.errors;
+  if (errors === undefined || code === undefined || !Object.hasOwn(errors, code)) return undefined;
+  return errors[code]?.recovery;
+}
+
+/** A failure to get an answer at all. Aborts are not errors of ours: the caller's abort reason is rethrown. */
+export function transportErrorFrom(error: unknown, ctx: ErrorContext, signal?: AbortSignal): unknown {
+  if (signal?.aborted) return signal.reason;
+  if (error instanceof AgentError) return error;
+  const details: AgentErrorDetails = { ...contextDetails(ctx), cause: error };
+  const where = ctx.endpoint ?? 'the agent';
+  let reason: TransportFailure = 'network';
+  let what: string;
+  if (error instanceof FetchRefusedError) {
+    reason = 'refused';
+    what = `Refused to call ${where}: ${error.message}`;
+    if (error.allowedBy !== undefined && !error.message.includes(error.allowedBy)) {
+      what += ` (${error.allowedBy} allows it)`;
+    }
+  } else if (error instanceof FetchTimeoutError) {
+    reason = 'timeout';
+    what = `${where} did not answer in time: ${error.message}`;
+  } else if (error instanceof ResponseTooLargeError) {
+    reason = 'too-large';
+    what = `${where} sent more than ${error.limitBytes} bytes: ${error.message}`;
+  } else if (error instanceof NetworkError || error instanceof FetchError) {
+    what = `Could not reach ${where}: ${error.message}`;
+  } else if (isTimeout(error)) {
+    reason = 'timeout';
+    what = `${where} did not answer in time`;
+  } else {
+    what = `Could not reach ${where}: ${errorText(error)}`;
+  }
+  return new TransportError(`${what}.`.replace(/\.\.$/, '.'), details, reason);
+}
+
+/** A transport broke its own rules (bad JSON where JSON is required, a stream that ended without a result). */
+export function protocolError(message: string, ctx: ErrorContext, cause?: unknown): TransportError {
+  const details: AgentErrorDetails = { ...contextDetails(ctx) };
+  if (cause !== undefined) details.cause = cause;
+  return new TransportError(message, details, 'protocol');
+}
+
+export function contextDetails(ctx: ErrorContext): AgentErrorDetails {
+  const details: AgentErrorDetails = {};
+  if (ctx.agent !== undefined) details.agent = ctx.agent.id;
+  if (ctx.operation !== undefined) details.operation = ctx.operation;
+  if (ctx.endpoint !== undefined) details.endpoint = ctx.endpoint;
+  return details;
+}
+
+function classify(body: ErrorBody, status: number | undefined): ErrorClass {
+  if (body.jsonRpcCode !== undefined && Object.hasOwn(CLASS_BY_JSON_RPC, body.jsonRpcCode)) {
+    return CLASS_BY_JSON_RPC[body.jsonRpcCode]!;
+  }
+  // A problem's type URI often ends in the category (agent:// §9's example: `.../capability-not-found`).
+  for (const word of [body.code, lastSegment(body.type)]) {
+    if (word === undefined) continue;
+    const key = word.toLowerCase().replace(/[-_.\s]/g, '');
+    if (Object.hasOwn(CLASS_BY_CODE, key)) return CLASS_BY_CODE[key]!;
+  }
+  if (status !== undefined && Object.hasOwn(CLASS_BY_STATUS, status)) return CLASS_BY_STATUS[status]!;
+  return 'remote';
+}
+
+function lastSegment(uri: string | undefined): string | undefined {
+  if (uri === undefined) return undefined;
+  const segment = uri
+    .replace(/[#?].*$/, '')
+    .replace(/\/+$/, '')
+    .split('/')
+    .at(-1);
+  return segment === undefined || segment === '' ? undefined : segment;
+}
+
+function describe(kind: ErrorClass, details: AgentErrorDetails, ctx: ErrorContext): string {
+  const who =
+    ctx.agent !== undefined
+      ? `Agent "${ctx.agent.id}"${ctx.operation === undefined ? '' : ` (operation "${ctx.operation}")`}`
+      : (ctx.endpoint ?? 'The agent');
+  const status =
+    details.status === undefined
+      ? ''
+      : ` ${details.status}${STATUS_CODES[details.status] ? ` ${STATUS_CODES[details.status]}` : ''}`;
+  const code = details.code === undefined ? '' : ` [${details.code}]`;
+  const said = details.detail ?? details.title ?? 'no details given';
+  let message = `${who} answered${status}${code}: ${said}`;
+  if (!/[.!?]$/.test(message)) message += '.';
+  if (details.pointer !== undefined && details.pointer !== '') message += ` At input ${details.pointer}.`;
+  if (details.recovery !== undefined) message += ` Recovery: ${details.recovery}`;
+  else message += advice(kind, details, ctx);
+  return message;
+}
+
+function advice(kind: ErrorClass, details: AgentErrorDetails, ctx: ErrorContext): string {
+  switch (kind) {
+    case 'auth': {
+      const instructions = ctx.agent?.auth?.instructions;
+      return ` Pass credentials with the auth option ({ bearer } or { apiKey }).${instructions ? ` The agent says: ${instructions}` : ''}`;
+    }
+    case 'forbidden':
+      return ' The credentials given do not allow this call.';
+    case 'rate':
+      return details.retryAfterMs === undefined
+        ? ' Wait before trying again.'
+        : ` Try again in ${Math.ceil(details.retryAfterMs / 1000)} s.`;
+    case 'operation': {
+      const names = ctx.agent?.operations.map((op) => op.name) ?? [];
+      return names.length > 0 ? ` The agent describes: ${names.join(', ')}.` : '';
+    }
+    default:
+      return '';
+  }
+}
+
+function isTimeout(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error.name === 'TimeoutError' || (error as { code?: unknown }).code === 'ETIMEDOUT')
+  );
+}
+
+function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  return `${error.message}${typeof code === 'string' && !error.message.includes(code) ? ` [${code}]` : ''}${cause}`;
+}

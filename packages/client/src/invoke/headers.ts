@@ -1,0 +1,94 @@
+/**
+ * The metadata a call carries: credentials, `X-Session-ID` and `X-Task-ID` (agent:// §8.1.1), `X-Agent-Version`
+ * (§7), `X-Delegation-Chain` (§8.3.2) and the idempotency key, as HTTP headers (and query parameters for API keys
+ * that want them) and, for transports without headers, as envelope fields.
+ */
+import type { Agent, Binding, Operation, SecurityScheme } from '@agentry/core';
+import type { EnvelopeMeta } from './bindings/types.js';
+import { appendDelegation, DELEGATION_HEADER } from './delegation.js';
+import type { AuthOptions, InvokeOptions } from './types.js';
+
+export const SESSION_HEADER = 'X-Session-ID';
+export const TASK_HEADER = 'X-Task-ID';
+export const VERSION_HEADER = 'X-Agent-Version';
+const DEFAULT_API_KEY_HEADER = 'X-API-Key';
+
+export interface CallMetadata {
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  meta: EnvelopeMeta;
+}
+
+export interface MetadataInput {
+  agent: Agent;
+  binding: Binding;
+  spec: Operation | undefined;
+  options: InvokeOptions;
+  /** The version to ask for (the caller's, else resolution's). */
+  version?: string;
+  idempotency: { key?: string; headers: Record<string, string> };
+  /** Who is called, for the delegation hop's `sub`. */
+  subject: string;
+}
+
+export async function callMetadata(input: MetadataInput): Promise<CallMetadata> {
+  const { options } = input;
+  const headers: Record<string, string> = {};
+  const query: Record<string, string> = {};
+  const meta: EnvelopeMeta = {};
+  if (options.sessionId !== undefined) {
+    headers[SESSION_HEADER] = options.sessionId;
+    meta.sessionId = options.sessionId;
+  }
+  if (options.taskId !== undefined) {
+    headers[TASK_HEADER] = options.taskId;
+    meta.taskId = options.taskId;
+  }
+  if (input.version !== undefined) {
+    headers[VERSION_HEADER] = input.version;
+    meta.version = input.version;
+  }
+  if (options.delegation !== undefined) {
+    const chain = await appendDelegation(options.delegation, input.subject);
+    headers[DELEGATION_HEADER] = chain;
+    meta.delegationChain = chain;
+  }
+  if (input.idempotency.key !== undefined) meta.idempotencyKey = input.idempotency.key;
+  Object.assign(headers, input.idempotency.headers);
+  if (options.auth !== undefined) applyAuth(options.auth, apiKeyScheme(input), headers, query);
+  // The caller's own headers win over ours, whatever their case.
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    for (const existing of Object.keys(headers)) {
+      if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
+    }
+    headers[name] = value;
+  }
+  return { headers, query, meta };
+}
+
+function applyAuth(
+  auth: AuthOptions,
+  scheme: SecurityScheme | undefined,
+  headers: Record<string, string>,
+  query: Record<string, string>,
+): void {
+  if (auth.bearer !== undefined) headers['Authorization'] = `Bearer ${auth.bearer}`;
+  if (auth.apiKey === undefined) return;
+  const name = scheme?.name ?? DEFAULT_API_KEY_HEADER;
+  if (scheme?.in === 'query') query[name] = auth.apiKey;
+  else if (scheme?.in === 'cookie') headers['Cookie'] = `${name}=${encodeURIComponent(auth.apiKey)}`;
+  else headers[name] = auth.apiKey;
+}
+
+/**
+ * The API-key scheme that applies: one the operation's or binding's security requirements name, else the agent's
+ * first API-key scheme.
+ */
+function apiKeyScheme(input: MetadataInput): SecurityScheme | undefined {
+  const schemes = (input.agent.auth?.schemes ?? []).filter((scheme) => scheme.type === 'apiKey');
+  if (schemes.length <= 1) return schemes[0];
+  const named = [input.spec?.security, input.binding.security, input.agent.auth?.security]
+    .flatMap((requirements) => requirements ?? [])
+    .flatMap((requirement) => Object.keys(requirement));
+  return schemes.find((scheme) => named.includes(scheme.id)) ?? schemes[0];
+}

@@ -1,0 +1,30 @@
+/** Invocation: call any agent over any binding. */
+export type { BindingTransport, CallContext, RawResult } from './bindings/types.js';
+export {
+  appendDelegation,
+  DELEGATION_HEADER,
+  DelegationChainError,
+  type DelegationHop,
+  type DelegationOptions,
+  type DelegationSigner,
+  type VerifyDelegationOptions,
+  verifyDelegationChain,
+} from './delegation.js';
+export * from './errors.js';
+export { type InvocationPlan, planInvocation } from './governance.js';
+export { SESSION_HEADER, TASK_HEADER, VERSION_HEADER } from './headers.js';
+export { closeSocketConnections } from './http/socket.js';
+export { IDEMPOTENCY_HEADER } from './idempotency.js';
+export { invoke } from './invoke.js';
+export {
+  getLocalAgent,
+  type LocalAgentRegistration,
+  type LocalCallContext,
+  type LocalHandler,
+  listLocalAgents,
+  registerLocalAgent,
+} from './local/registry.js';
+export { localSocketDirectory, localSocketPath } from './local/socket-directory.js';
+export { parseRetryAfter } from './retry-after.js';
+export { invokeStream } from './stream.js';
+export type * from './types.js';
