@@ -2,60 +2,16 @@
  * The `agentry` binary, run as a user runs it: a real process, real files, real pipes.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { agentry, agentryAsync, root } from './run-cli.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const bin = join(root, 'packages/cli/dist/bin.js');
 const examples = join(root, 'examples/documents');
 const scratch = mkdtempSync(join(tmpdir(), 'agentry-cli-'));
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function agentry(args: string[], stdin?: string): Run {
-  assert.ok(existsSync(bin), `build first: ${bin} is missing (npm run build)`);
-  const result = spawnSync(process.execPath, [bin, ...args], {
-    input: stdin ?? '',
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-/** Like `agentry`, without blocking the event loop (needed when the test process itself serves the request). */
-function agentryAsync(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: {
-        ...process.env,
-        NO_COLOR: '1',
-        AGENTRY_ALLOW_HTTP: '',
-        AGENTRY_ALLOW_PRIVATE_NETWORK: '',
-        ...env,
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.stdin.end();
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 function scratchFile(name: string, content: string): string {
   const path = join(scratch, name);

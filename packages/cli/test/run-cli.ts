@@ -1,0 +1,46 @@
+/** Runs the built `agentry` binary as a user would: a real process with real pipes. */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const bin = join(root, 'packages/cli/dist/bin.js');
+
+export interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Development flags and variables are cleared unless a test sets them, so the strict defaults apply. */
+const cleanEnv = { NO_COLOR: '1', AGENTRY_ALLOW_HTTP: '', AGENTRY_ALLOW_PRIVATE_NETWORK: '' };
+
+export function agentry(args: string[], stdin?: string): Run {
+  assert.ok(existsSync(bin), `build first: ${bin} is missing (npm run build)`);
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    input: stdin ?? '',
+    encoding: 'utf8',
+    env: { ...process.env, ...cleanEnv },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Like `agentry`, without blocking the event loop (needed when the test process itself serves the requests). */
+export function agentryAsync(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  assert.ok(existsSync(bin), `build first: ${bin} is missing (npm run build)`);
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...cleanEnv, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.stdin.end();
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
+}
