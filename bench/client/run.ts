@@ -7,6 +7,8 @@
  *     Target (issue 3): ≥ 100,000 cached fetches/s.
  * (b) REST invocation throughput: `invoke` over a WoA REST binding vs a plain undici POST of the same envelope to
  *     the same loopback echo server, in the same run (target ≥ 90 % of plain undici).
+ * (c) Cached resolution: `resolve('agent://agents.example:<port>/planner')` through a resolver whose resolution
+ *     cache holds it (every document fresh). Target (issue 3): ≥ 100,000 cached resolutions/s.
  *
  *   npm run build && node --import tsx bench/client/run.ts          human-readable
  *   npm run build && node --import tsx bench/client/run.ts --json   machine-readable
@@ -141,6 +143,91 @@ const plainUndiciPerSecond = plainUndiciBest;
 const REST_TARGET_RATIO = 0.9;
 // ---------------------------------------------------------------------------------------------------------------
 
+// ===============================================================================================================
+// (c) Cached resolution per second (target, issue 3: ≥ 100,000/s). `resolve('agent://agents.example:<port>/planner')`
+// through a resolver (`createResolver`) whose resolution cache holds it: every document it was built from (the
+// agents.json map and the planner's descriptor, both `max-age=600`) is fresh, so nothing is fetched or read again.
+// agents.example points at a loopback server through the lookup table and allowAddresses, as in (a), so the full
+// policy runs on the resolution that does fetch. For contrast: the same resolution through plain `resolve()` on
+// the same fetcher, whose documents all come from the HTTP cache but are read again every time.
+// (Imported here so that this section stays in one piece.)
+const { createResolver, resolve: resolveAfresh } = await import('@agentry/client');
+const RESOLUTION_TARGET_PER_SECOND = 100_000;
+const plannerDescriptor = (origin: string) =>
+  JSON.stringify({
+    '@context': 'https://example.org/agent-context.jsonld',
+    name: 'planner',
+    description: 'Plans trips: itineraries, places to see, the weather on the way.',
+    version: '3.1.4',
+    capabilities: [
+      {
+        name: 'gen-iti',
+        description: 'Creates a travel itinerary.',
+        input: { city: 'string', days: 'integer' },
+      },
+      { name: 'research-location', description: 'Researches a place.', input: { place: 'string' } },
+      {
+        name: 'forecast',
+        description: 'The weather at a place on a day.',
+        input: { place: 'string', day: 'string' },
+      },
+    ],
+    'agentry:bindings': [{ kind: 'http', url: `${origin}/planner/invoke`, method: 'POST' }],
+  });
+let resolutionDescriptor = '';
+const resolutionServer = createServer((request, response) => {
+  const headers = { 'content-type': 'application/json', 'cache-control': 'max-age=600' };
+  if (request.url === '/.well-known/agents.json') {
+    response.writeHead(200, { ...headers, etag: '"map-1"' });
+    response.end(
+      JSON.stringify({ agents: { planner: '/planner/agent.json', translator: '/translator/agent.json' } }),
+    );
+  } else if (request.url === '/planner/agent.json') {
+    response.writeHead(200, { ...headers, etag: '"planner-3.1.4"' });
+    response.end(resolutionDescriptor);
+  } else {
+    response.writeHead(404, headers);
+    response.end();
+  }
+});
+await new Promise<void>((resolve) => resolutionServer.listen(0, '127.0.0.1', resolve));
+const resolutionPort = (resolutionServer.address() as AddressInfo).port;
+resolutionDescriptor = plannerDescriptor(`http://agents.example:${resolutionPort}`);
+const resolutionFetcher = createSecureFetcher({
+  allowHttp: true,
+  lookup: async () => [{ address: '127.0.0.1', family: 4 }],
+  allowAddresses: [`127.0.0.1:${resolutionPort}`],
+});
+const resolver = createResolver({ fetcher: resolutionFetcher });
+const agentTarget = `agent://agents.example:${resolutionPort}/planner`;
+// The server speaks plain HTTP: the agent's documents are asked for over http (the fetcher allows it).
+const agentResolveOptions = { scheme: 'http' as const };
+const builtResolution = await resolver.resolve(agentTarget, agentResolveOptions);
+const reusedResolution = await resolver.resolve(agentTarget, agentResolveOptions);
+let cachedResolutionBest = 0;
+for (let round = 0; round < 3; round++) {
+  cachedResolutionBest = Math.max(
+    cachedResolutionBest,
+    await measure(() => resolver.resolve(agentTarget, agentResolveOptions)),
+  );
+}
+const afreshResolutionPerSecond = await measure(() =>
+  resolveAfresh(agentTarget, { ...agentResolveOptions, fetcher: resolutionFetcher }),
+);
+await resolutionFetcher.close();
+await new Promise<void>((resolve) => resolutionServer.close(() => resolve()));
+const cachedResolutionFigures = {
+  perSecond: Math.round(cachedResolutionBest),
+  microsecondsPerResolution: Number((1e6 / cachedResolutionBest).toFixed(2)),
+  withoutResolutionCachePerSecond: Math.round(afreshResolutionPerSecond),
+  agent: builtResolution.agent?.id ?? null,
+  documents: builtResolution.documents.length,
+  reusedEveryDocument: reusedResolution.documents.every((doc) => doc.fromResolutionCache === true),
+  target: RESOLUTION_TARGET_PER_SECOND,
+  meetsTarget: cachedResolutionBest >= RESOLUTION_TARGET_PER_SECOND,
+};
+// ===============================================================================================================
+
 await fetcher.close();
 await new Promise<void>((resolve) => server.close(() => resolve()));
 
@@ -160,6 +247,8 @@ const figures = {
     target: REST_TARGET_RATIO,
     meetsTarget: restInvokePerSecond / plainUndiciPerSecond >= REST_TARGET_RATIO,
   },
+  // (c)
+  cachedResolution: cachedResolutionFigures,
 };
 
 if (json) {
@@ -176,5 +265,13 @@ if (json) {
   console.log(
     `  (b) REST invocation (WoA envelope, validated) ${r.invokePerSecond.toLocaleString('en')}/s vs plain undici ` +
       `${r.plainUndiciPerSecond.toLocaleString('en')}/s: ${(r.ratio * 100).toFixed(1)} % (target ≥ ${r.target * 100} %: ${r.meetsTarget ? 'met' : 'NOT met'})`,
+  );
+  // (c)
+  const cr = figures.cachedResolution;
+  console.log(
+    `  (c) cached resolution of agent://agents.example:<port>/planner (${cr.documents} documents, all fresh): ` +
+      `${cr.perSecond.toLocaleString('en')}/s (${cr.microsecondsPerResolution} µs each; without the resolution ` +
+      `cache ${cr.withoutResolutionCachePerSecond.toLocaleString('en')}/s; target ≥ ${cr.target.toLocaleString('en')}/s: ` +
+      `${cr.meetsTarget ? 'met' : 'NOT met'})${cr.reusedEveryDocument ? '' : ' [the resolution was NOT reused]'}`,
   );
 }

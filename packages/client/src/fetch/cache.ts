@@ -287,7 +287,7 @@ function stateAt(freshness: Freshness, ageMs: number): CacheState {
 }
 
 /** The Vary field's names in lower case, sorted; `*` when it varies on everything. */
-function varyNames(headers: HeaderPairs): readonly string[] | '*' {
+export function varyNames(headers: HeaderPairs): readonly string[] | '*' {
   const value = headerValue(headers, 'vary');
   if (value === undefined) return [];
   const names = value

@@ -1,6 +1,7 @@
 /**
  * The state of one resolution: every document asked for (in order), the issues met, the agents read, and the
- * origins the fetcher refused (asking them again would only be refused again).
+ * origins the fetcher refused (asking them again would only be refused again). Given a clock, it also keeps how long
+ * the resolution may be reused: until the first of its documents goes stale (reuse.ts).
  */
 import {
   type Agent,
@@ -12,6 +13,7 @@ import {
 } from '@agentry/core';
 import { FetchRefusedError } from '../fetch/errors.js';
 import type { SecureFetcher } from '../fetch/types.js';
+import { freshUntil, NOT_REUSABLE } from './reuse.js';
 import type { ResolvedDocument, ResolveStep } from './types.js';
 
 const DESCRIPTION_ACCEPT =
@@ -53,10 +55,17 @@ export class ResolveContext {
   private readonly refusedOrigins = new Set<string>();
   /** URLs already asked for: a document two steps point to (a map entry, a path) is asked for once. */
   private readonly asked = new Set<string>();
+  /**
+   * With a clock: the time on it until which every document asked for so far is fresh (the earliest expiry;
+   * `NOT_REUSABLE` once one cannot be reused; infinite while none was asked for). Without one, not tracked.
+   */
+  reusableUntil = Number.POSITIVE_INFINITY;
 
   constructor(
     readonly fetcher: SecureFetcher,
     readonly signal: AbortSignal | undefined,
+    /** The clock freshness is judged on; absent when the resolution will not be reused (nothing is tracked). */
+    readonly clock?: () => number,
   ) {}
 
   issue(severity: Severity, code: string, message: string): void {
@@ -73,12 +82,14 @@ export class ResolveContext {
     const record: ResolvedDocument = { url, step, fromCache: false, revalidated: false };
     this.documents.push(record);
     let result: Awaited<ReturnType<SecureFetcher['fetch']>>;
+    const requestTime = this.clock?.();
     try {
       const init =
         this.signal === undefined ? { headers: { accept } } : { headers: { accept }, signal: this.signal };
       result = await this.fetcher.fetch(url, init);
     } catch (error) {
       this.signal?.throwIfAborted();
+      this.reusableUntil = NOT_REUSABLE;
       record.error = error instanceof Error ? error.message : String(error);
       if (error instanceof FetchRefusedError) {
         if (origin !== undefined && ORIGIN_WIDE_REFUSALS.has(error.reason)) this.refusedOrigins.add(origin);
@@ -88,6 +99,9 @@ export class ResolveContext {
       return { record, finalUrl: url };
     }
     const { response } = result;
+    if (this.clock !== undefined && requestTime !== undefined && this.reusableUntil > NOT_REUSABLE) {
+      this.reusableUntil = Math.min(this.reusableUntil, freshUntil(result, requestTime, this.clock()));
+    }
     record.status = response.status;
     record.fromCache = result.fromCache;
     record.revalidated = result.revalidated;
@@ -101,6 +115,7 @@ export class ResolveContext {
       return { record, finalUrl: result.url, text: await response.text(), headers: response.headers };
     } catch (error) {
       this.signal?.throwIfAborted();
+      this.reusableUntil = NOT_REUSABLE;
       record.error = `the body could not be read: ${error instanceof Error ? error.message : String(error)}`;
       return { record, finalUrl: result.url };
     }

@@ -10,6 +10,14 @@ export {
 } from './did-web.js';
 export { InvalidTargetError, StaticMapError } from './errors.js';
 export { resolve } from './resolve.js';
+export {
+  createResolver,
+  DEFAULT_RESOLUTION_CACHE_ENTRIES,
+  type ResolutionCacheOptions,
+  type Resolver,
+  type ResolverOptions,
+  type ResolverResolveOptions,
+} from './resolver.js';
 export { siteSteps } from './site.js';
 export { loadStaticMap } from './static-map.js';
 export type * from './types.js';

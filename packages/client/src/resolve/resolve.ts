@@ -32,6 +32,9 @@
  * Then, for the agent found: version negotiation (versions.ts), the operation the path names, and the binding —
  * the step's own (a DID endpoint, a WebFinger link, a static transport URI, a versioned endpoint), else the
  * preferred of the agent's (bindings.ts).
+ *
+ * `resolve` reads its documents every time (the fetcher's HTTP cache may save the requests, not the reading).
+ * `createResolver` (resolver.ts) keeps resolutions and reuses one while every document it was built from is fresh.
  */
 import { type Agent, type AgentUri, normalizeAgentUri } from '@agentry/core';
 import { createSecureFetcher } from '../fetch/secure-fetch.js';
@@ -43,37 +46,50 @@ import { agentIdOf, transportBinding } from './explicit.js';
 import { operationInPath } from './select.js';
 import { findOnSite, type Site } from './site.js';
 import { checkMapValue, lookUp, mapKeysForOrigin, mapKeysForUri } from './static-map.js';
-import { classifyTarget } from './target.js';
+import { classifyTarget, type Target } from './target.js';
 import type { Resolution, ResolveOptions, ResolveStep } from './types.js';
 import { negotiateVersion, requestedVersion } from './versions.js';
 import { findThroughWebfinger } from './webfinger.js';
 
+/**
+ * Resolves `target` afresh: every document is asked of the fetcher (whose HTTP cache may answer) and read again.
+ * `createResolver` (resolver.ts) adds a resolution cache on top.
+ */
 export async function resolve(target: string, options: ResolveOptions = {}): Promise<Resolution> {
   const kind = classifyTarget(target);
   const fetcher = options.fetcher ?? createSecureFetcher();
-  const ctx = new ResolveContext(fetcher, options.signal);
   try {
-    const resolution: Resolution = {
-      target,
-      agents: ctx.agents,
-      documents: ctx.documents,
-      issues: ctx.issues,
-    };
-    if (kind.kind === 'transport') return resolveTransport(resolution, kind.uri, target, options);
-    if (kind.kind === 'agent-uri') {
-      resolution.uri = kind.uri;
-      return await resolveAgentUri(ctx, resolution, kind.uri, options);
-    }
-    if (kind.kind === 'origin') {
-      return await finish(ctx, resolution, await findForOrigin(ctx, kind.origin, options), [], options);
-    }
-    const name = decodeFragment(kind.url.hash);
-    const names = name === undefined ? [] : [name];
-    const found = await findInDescription(ctx, kind.url.href, 'document', names, 'document');
-    return await finish(ctx, resolution, found, names, options);
+    return await resolveIn(new ResolveContext(fetcher, options.signal), kind, target, options);
   } finally {
     if (options.fetcher === undefined) await fetcher.close();
   }
+}
+
+/** One resolution of an already classified target, with the documents asked of `ctx`'s fetcher. */
+export async function resolveIn(
+  ctx: ResolveContext,
+  kind: Target,
+  target: string,
+  options: ResolveOptions,
+): Promise<Resolution> {
+  const resolution: Resolution = {
+    target,
+    agents: ctx.agents,
+    documents: ctx.documents,
+    issues: ctx.issues,
+  };
+  if (kind.kind === 'transport') return resolveTransport(resolution, kind.uri, target, options);
+  if (kind.kind === 'agent-uri') {
+    resolution.uri = kind.uri;
+    return resolveAgentUri(ctx, resolution, kind.uri, options);
+  }
+  if (kind.kind === 'origin') {
+    return finish(ctx, resolution, await findForOrigin(ctx, kind.origin, options), [], options);
+  }
+  const name = decodeFragment(kind.url.hash);
+  const names = name === undefined ? [] : [name];
+  const found = await findInDescription(ctx, kind.url.href, 'document', names, 'document');
+  return finish(ctx, resolution, found, names, options);
 }
 
 function resolveTransport(

@@ -32,8 +32,19 @@ export interface ResolvedDocument {
   format?: FormatName;
   /** HTTP status, or absent when the request failed (see `error`). */
   status?: number;
+  /**
+   * No request reached the origin for it: the fetcher's HTTP cache answered, or (`fromResolutionCache`) the whole
+   * resolution was reused.
+   */
   fromCache: boolean;
+  /** A conditional request was answered 304 and the fetcher's cached response reused. */
   revalidated: boolean;
+  /**
+   * Set (with `fromCache: true`, `revalidated: false`) when the resolution came from a resolver's resolution cache
+   * (`createResolver`): the document was neither fetched nor read again, it was still fresh from an earlier
+   * resolution. The rest of the record (status, format, error) is that earlier resolution's.
+   */
+  fromResolutionCache?: boolean;
   /** Why the document could not be used (not found, refused, invalid JSON, unrecognised). */
   error?: string;
 }
