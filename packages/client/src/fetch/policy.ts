@@ -2,6 +2,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { rootCertificates } from 'node:tls';
 import { type AddressAllowList, parseAllowList } from './address-allow-list.js';
+import { AddressVerdicts } from './address-verdicts.js';
 import type { FetchPolicy, LookupFunction } from './types.js';
 
 export const DEFAULT_MAX_REDIRECTS = 5;
@@ -13,6 +14,8 @@ export interface EffectivePolicy {
   readonly allowHttp: boolean;
   readonly allowPrivateNetwork: boolean;
   readonly allowList: AddressAllowList;
+  /** The verdict of allowPrivateNetwork and allowList on an address and port, remembered per address. */
+  readonly addresses: AddressVerdicts;
   readonly maxRedirects: number;
   readonly maxResponseBytes: number;
   readonly timeoutMs: number;
@@ -30,10 +33,13 @@ export const systemLookup: LookupFunction = async (hostname) => {
 
 export function effectivePolicy(policy: FetchPolicy): EffectivePolicy {
   const extraCa = policy.ca === undefined ? [] : Array.isArray(policy.ca) ? policy.ca : [policy.ca];
+  const allowPrivateNetwork = policy.allowPrivateNetwork === true;
+  const allowList = parseAllowList(policy.allowAddresses);
   return {
     allowHttp: policy.allowHttp === true,
-    allowPrivateNetwork: policy.allowPrivateNetwork === true,
-    allowList: parseAllowList(policy.allowAddresses),
+    allowPrivateNetwork,
+    allowList,
+    addresses: new AddressVerdicts(allowPrivateNetwork, allowList),
     maxRedirects: nonNegative(policy.maxRedirects, DEFAULT_MAX_REDIRECTS, 'maxRedirects'),
     maxResponseBytes: nonNegative(policy.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes'),
     timeoutMs: nonNegative(policy.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs'),

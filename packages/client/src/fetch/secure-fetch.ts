@@ -9,14 +9,21 @@
  */
 import { Readable } from 'node:stream';
 import type { Agent } from 'undici';
-import { readBounded } from './body.js';
 import { BufferedResponse } from './buffered-response.js';
-import { type CacheHit, HttpCache } from './cache.js';
+import { type CacheHit, type CacheRequest, HttpCache } from './cache.js';
 import { deltaSeconds, parseCacheControl } from './cache-control.js';
 import { Deadline } from './deadline.js';
 import { FetchError, FetchRefusedError, NetworkError } from './errors.js';
 import { type HeaderPairs, headerValue } from './freshness.js';
-import { createAgent, networkError, send, type WireResponse } from './network.js';
+import {
+  type BodyRule,
+  type BufferedWire,
+  createAgent,
+  networkError,
+  type StreamWire,
+  sendBuffered,
+  sendStreaming,
+} from './network.js';
 import { type EffectivePolicy, effectivePolicy } from './policy.js';
 import { followRedirect, isRedirect, type OutgoingRequest, visitKey } from './redirects.js';
 import { checkUrl, parseUrl, type ResolvedTarget, resolveTarget, type Target } from './target.js';
@@ -28,7 +35,7 @@ interface Hop {
   readonly statusText: string;
   readonly headers: HeaderPairs;
   /** Buffered bytes; a readable still to be read in stream mode; null when there is no body. */
-  readonly body: Uint8Array | WireResponse['body'] | null;
+  readonly body: Uint8Array | StreamWire['body'] | null;
   readonly fromCache: boolean;
   readonly revalidated: boolean;
 }
@@ -37,7 +44,10 @@ interface RequestContext {
   readonly init: SecureRequestInit;
   readonly stream: boolean;
   readonly maxResponseBytes: number;
-  readonly deadline: LazyDeadline;
+  readonly timeoutMs: number;
+  readonly url: string;
+  /** Started when a request of the chain first goes to the network: answers from the cache need no timer. */
+  deadline: Deadline | undefined;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
@@ -81,7 +91,9 @@ class PinningFetcher implements SecureFetcher {
       init,
       stream: init.responseType === 'stream',
       maxResponseBytes: init.maxResponseBytes ?? this.#policy.maxResponseBytes,
-      deadline: new LazyDeadline(init.timeoutMs ?? this.#policy.timeoutMs, request.url.href, init.signal),
+      timeoutMs: init.timeoutMs ?? this.#policy.timeoutMs,
+      url: request.url.href,
+      deadline: undefined,
     };
     const redirects: string[] = [];
     // Filled at the first redirect: most requests have none.
@@ -116,7 +128,7 @@ class PinningFetcher implements SecureFetcher {
       }
     } finally {
       // A buffered answer is complete here; a stream is handed to its reader, who bounds it from now on.
-      context.deadline.clear();
+      context.deadline?.clear();
     }
   }
 
@@ -132,28 +144,44 @@ class PinningFetcher implements SecureFetcher {
   }
 
   /** One request: from the cache when it may be, otherwise over the network (conditional if the cache has a copy). */
-  async #hop(target: Target, request: OutgoingRequest, context: RequestContext, from?: string): Promise<Hop> {
+  #hop(target: Target, request: OutgoingRequest, context: RequestContext, from?: string): Promise<Hop> {
     const cache = this.#cacheFor(request, context);
-    const cacheRequest = { url: withoutFragment(target.url), headers: request.headers };
-    let hit: CacheHit | undefined;
-    if (cache !== undefined) {
-      hit = cache.lookup(cacheRequest);
-      if (hit !== undefined && !mustRevalidate(request.headers)) {
-        if (hit.state === 'stale-while-revalidate') this.#revalidateInBackground(cache, target, request, hit);
-        if (hit.state !== 'stale')
-          return cachedHop(hit.entry.status, hit.entry.statusText, hit.headers, hit.entry.body);
-      }
+    return cache === undefined
+      ? this.#networkHop(target, request, context, from)
+      : this.#cacheHop(cache, target, request, context, from);
+  }
+
+  /** A GET the cache may answer, or store the answer to. */
+  async #cacheHop(
+    cache: HttpCache,
+    target: Target,
+    request: OutgoingRequest,
+    context: RequestContext,
+    from: string | undefined,
+  ): Promise<Hop> {
+    const cacheRequest: CacheRequest = { url: withoutFragment(target.url), headers: request.headers };
+    const hit = cache.lookup(cacheRequest);
+    if (hit !== undefined && !mustRevalidate(request.headers)) {
+      if (hit.state === 'stale-while-revalidate') this.#revalidateInBackground(cache, target, request, hit);
+      if (hit.state !== 'stale')
+        return cachedHop(hit.entry.status, hit.entry.statusText, hit.headers, hit.entry.body);
     }
-    const signal = context.deadline.signal;
     const sent =
       hit === undefined
         ? request
         : { ...request, headers: { ...request.headers, ...hit.entry.conditionalHeaders } };
-    const requestTime = cache?.now() ?? 0;
-    const { wire, resolved } = await this.#exchange(target, sent, signal, from);
-    const responseTime = cache?.now() ?? 0;
-    if (cache !== undefined && hit !== undefined && wire.status === 304) {
-      await wire.body.dump();
+    const deadline = deadlineOf(context);
+    const requestTime = cache.now();
+    const resolved = await resolveTarget(target, this.#policy, deadline, from);
+    const wire = await sendBuffered(
+      this.#agent,
+      resolved,
+      sent,
+      deadline,
+      bodyRule(request.method, context.maxResponseBytes),
+    );
+    const responseTime = cache.now();
+    if (hit !== undefined && wire.status === 304) {
       cache.refresh(hit.entry, wire.headers, requestTime, responseTime);
       const again = cache.lookup(cacheRequest) ?? hit;
       return {
@@ -162,19 +190,32 @@ class PinningFetcher implements SecureFetcher {
         revalidated: true,
       };
     }
-    const body = await readBody(wire, resolved, request.method, context, signal);
-    if (cache !== undefined && wire.status !== 304 && !(body instanceof Readable)) {
-      cache.store(cacheRequest, { ...wire, body }, requestTime, responseTime);
+    if (wire.status !== 304) cache.store(cacheRequest, wire, requestTime, responseTime);
+    return networkHop(wire);
+  }
+
+  /** A request the cache has no part in: resolved and checked (one lookup), sent to a checked address. */
+  async #networkHop(
+    target: Target,
+    request: OutgoingRequest,
+    context: RequestContext,
+    from: string | undefined,
+  ): Promise<Hop> {
+    const deadline = deadlineOf(context);
+    const resolved = await resolveTarget(target, this.#policy, deadline, from);
+    let hop: Hop;
+    if (context.stream) {
+      const wire = await sendStreaming(this.#agent, resolved, request, deadline);
+      hop = { ...networkHop(wire), body: await streamBody(wire, resolved, request.method, deadline) };
+    } else {
+      const rule = bodyRule(request.method, context.maxResponseBytes);
+      hop = networkHop(await sendBuffered(this.#agent, resolved, request, deadline, rule));
     }
-    if (!SAFE_METHODS.has(request.method) && wire.status < 400) this.#cache?.invalidate(cacheRequest.url);
-    return {
-      status: wire.status,
-      statusText: wire.statusText,
-      headers: wire.headers,
-      body,
-      fromCache: false,
-      revalidated: false,
-    };
+    // An unsafe method that succeeded changed the resource: stored answers for it are out of date.
+    if (this.#cache !== undefined && !SAFE_METHODS.has(request.method) && hop.status < 400) {
+      this.#cache.invalidate(withoutFragment(target.url));
+    }
+    return hop;
   }
 
   /** The cache, when this request may use it: a buffered GET, not opted out, not already conditional. */
@@ -186,13 +227,6 @@ class PinningFetcher implements SecureFetcher {
     return this.#cache;
   }
 
-  /** Resolves and checks the target (one lookup), then sends the request to a checked address. */
-  async #exchange(target: Target, request: OutgoingRequest, signal: AbortSignal, from?: string) {
-    const resolved = await resolveTarget(target, this.#policy, signal, from);
-    const wire = await send(this.#agent, resolved, request, signal);
-    return { wire, resolved };
-  }
-
   #revalidateInBackground(cache: HttpCache, target: Target, request: OutgoingRequest, hit: CacheHit): void {
     if (this.#closed) return;
     const running = cache.revalidateInBackground(hit.entry, async () => {
@@ -200,18 +234,16 @@ class PinningFetcher implements SecureFetcher {
       try {
         const sent = { ...request, headers: { ...request.headers, ...hit.entry.conditionalHeaders } };
         const requestTime = cache.now();
-        const { wire, resolved } = await this.#exchange(target, sent, deadline.signal);
+        const resolved = await resolveTarget(target, this.#policy, deadline);
+        const rule = bodyRule('GET', this.#policy.maxResponseBytes);
+        const wire = await sendBuffered(this.#agent, resolved, sent, deadline, rule);
         const responseTime = cache.now();
-        const cacheRequest = { url: withoutFragment(target.url), headers: request.headers };
         if (wire.status === 304) {
-          await wire.body.dump();
           cache.refresh(hit.entry, wire.headers, requestTime, responseTime);
           return;
         }
-        const context = { init: {}, stream: false, maxResponseBytes: this.#policy.maxResponseBytes };
-        const body = await readBody(wire, resolved, 'GET', context, deadline.signal);
-        if (!(body instanceof Readable))
-          cache.store(cacheRequest, { ...wire, body }, requestTime, responseTime);
+        const cacheRequest = { url: withoutFragment(target.url), headers: request.headers };
+        cache.store(cacheRequest, wire, requestTime, responseTime);
       } finally {
         deadline.clear();
       }
@@ -220,6 +252,12 @@ class PinningFetcher implements SecureFetcher {
     this.#pending.add(running);
     void running.finally(() => this.#pending.delete(running));
   }
+}
+
+/** The request's deadline, started when a request of the chain first goes to the network. */
+function deadlineOf(context: RequestContext): Deadline {
+  context.deadline ??= new Deadline(context.timeoutMs, context.url, context.init.signal);
+  return context.deadline;
 }
 
 /** The first request of a chain: method upper-cased, field names lower-cased, a User-Agent unless one is given. */
@@ -240,32 +278,47 @@ function mustRevalidate(headers: Readonly<Record<string, string>>): boolean {
   return directives.has('no-cache') || deltaSeconds(directives, 'max-age') === 0;
 }
 
-async function readBody(
-  wire: WireResponse,
+/** What a buffered answer's body is read for: HEAD, 204/304 and a redirect to follow need none. */
+function bodyRule(method: string, maxBytes: number): BodyRule {
+  return method === 'HEAD' ? { maxBytes, discard: always } : { maxBytes, discard: bodyNotWanted };
+}
+
+function always(): boolean {
+  return true;
+}
+
+function bodyNotWanted(status: number, headers: ReadonlyArray<[string, string]>): boolean {
+  return (
+    NULL_BODY_STATUSES.has(status) || (isRedirect(status) && headerValue(headers, 'location') !== undefined)
+  );
+}
+
+/** A stream's body, handed on unread; none for HEAD, 204/304 and a redirect to follow (drained for reuse). */
+async function streamBody(
+  wire: StreamWire,
   target: ResolvedTarget,
   method: string,
-  context: Pick<RequestContext, 'stream' | 'maxResponseBytes'>,
-  signal: AbortSignal,
-): Promise<Uint8Array | WireResponse['body'] | null> {
-  // A redirect that will be followed needs no body (dump reads a little, so the connection can be reused).
-  const followed = isRedirect(wire.status) && headerValue(wire.headers, 'location') !== undefined;
-  if (method === 'HEAD' || NULL_BODY_STATUSES.has(wire.status) || followed) {
-    await wire.body.dump();
-    return null;
-  }
-  if (context.stream) return wire.body;
+  deadline: Deadline,
+): Promise<StreamWire['body'] | null> {
+  if (!(method === 'HEAD' || bodyNotWanted(wire.status, wire.headers))) return wire.body;
   try {
-    return await readBounded(
-      wire.body,
-      context.maxResponseBytes,
-      target.url.href,
-      headerValue(wire.headers, 'content-length'),
-    );
+    await wire.body.dump();
   } catch (error) {
-    if (signal.aborted) throw signal.reason;
-    if (error instanceof FetchError) throw error;
+    if (deadline.aborted) throw deadline.reason;
     throw networkError(error, target);
   }
+  return null;
+}
+
+function networkHop(wire: BufferedWire | StreamWire): Hop {
+  return {
+    status: wire.status,
+    statusText: wire.statusText,
+    headers: wire.headers,
+    body: wire.body,
+    fromCache: false,
+    revalidated: false,
+  };
 }
 
 /** The cache key of a URL: a fragment names a part of the resource, not another resource. */
@@ -298,23 +351,4 @@ function finish(hop: Hop, url: string, redirects: string[]): FetchResult {
     throw new NetworkError(message, url, { cause: error });
   }
   return { response, url, fromCache: hop.fromCache, revalidated: hop.revalidated, redirects };
-}
-
-/** The deadline, started only when a request goes to the network: answers from the cache need no timer. */
-class LazyDeadline {
-  #deadline: Deadline | undefined;
-  constructor(
-    readonly timeoutMs: number,
-    readonly url: string,
-    readonly callerSignal: AbortSignal | undefined,
-  ) {}
-
-  get signal(): AbortSignal {
-    this.#deadline ??= new Deadline(this.timeoutMs, this.url, this.callerSignal);
-    return this.#deadline.signal;
-  }
-
-  clear(): void {
-    this.#deadline?.clear();
-  }
 }

@@ -4,7 +4,8 @@
  * connects to one of those addresses and never asks DNS again, so a name cannot be rebound between check and use.
  */
 import { isIP } from 'node:net';
-import { classifyLiteral, type NonPublicAddress, whyNotPublic } from './address-policy.js';
+import { whyNotPublic } from './address-policy.js';
+import { Deadline } from './deadline.js';
 import { FetchRefusedError, NetworkError, type RefusalReason } from './errors.js';
 import { type IpLiteral, parseIpLiteral } from './ip-literal.js';
 import type { EffectivePolicy } from './policy.js';
@@ -52,10 +53,10 @@ export function checkUrl(url: URL, policy: EffectivePolicy, from?: string): Targ
   // IPv4 or rejected) and brackets every IPv6 address, so only those two shapes can be literals.
   const mayBeLiteral = bracketed || isDigit(hostname.charCodeAt(hostname.length - 1));
   const literal = mayBeLiteral && isIP(hostname) !== 0 ? parseIpLiteral(hostname) : undefined;
-  if (literal !== undefined && !policy.allowPrivateNetwork) {
-    const verdict = classifyLiteral(literal);
-    if (!verdict.public && !isExcepted(verdict, port, policy)) {
-      const message = `${literal.address} is ${whyNotPublic(verdict)}.`;
+  if (literal !== undefined) {
+    const refused = policy.addresses.verdict(literal, port);
+    if (refused !== null) {
+      const message = `${literal.address} is ${whyNotPublic(refused)}.`;
       throw refusal(url, from, message, 'private-address', ALLOW_PRIVATE_NETWORK);
     }
   }
@@ -82,41 +83,35 @@ function refusal(
   return new FetchRefusedError(text, url.href, reason, allowedBy);
 }
 
-/** Resolves the target's name once (no lookup for an IP literal) and checks every address. */
-export async function resolveTarget(
+/**
+ * Resolves the target's name once (no lookup for an IP literal) and checks every address, each time: what a name
+ * resolves to is never remembered, only what the policy says about an address (`policy.addresses`). The lookup is
+ * bounded by the fetch's deadline, or by a signal.
+ */
+export function resolveTarget(
   target: Target,
   policy: EffectivePolicy,
-  signal: AbortSignal,
+  bound: Deadline | AbortSignal,
   from?: string,
 ): Promise<ResolvedTarget> {
-  if (target.literal !== undefined) return { ...target, addresses: [target.literal] };
-  const answers = await lookupOnce(target, policy, signal);
-  const addresses: IpLiteral[] = [];
-  for (const answer of answers) {
-    const literal = parseIpLiteral(answer.address);
-    if (literal === undefined) {
-      throw new NetworkError(
-        `${target.hostname} resolved to "${answer.address}", which is not an IP address.`,
-        target.url.href,
-      );
-    }
-    const verdict = policy.allowPrivateNetwork ? undefined : classifyLiteral(literal);
-    if (verdict !== undefined && !verdict.public && !isExcepted(verdict, target.port, policy)) {
-      const message = `${target.hostname} resolves to ${literal.address}, ${whyNotPublic(verdict)}.`;
-      throw refusal(target.url, from, message, 'private-address', ALLOW_PRIVATE_NETWORK);
-    }
-    addresses.push(literal);
-  }
-  return { ...target, addresses };
+  if (target.literal !== undefined) return Promise.resolve(withAddresses(target, [target.literal]));
+  if (bound instanceof Deadline) return lookUpAndCheck(target, policy, bound, from);
+  const deadline = new Deadline(undefined, target.url.href, bound);
+  return lookUpAndCheck(target, policy, deadline, from).finally(() => deadline.clear());
 }
 
-async function lookupOnce(target: Target, policy: EffectivePolicy, signal: AbortSignal) {
-  signal.throwIfAborted();
+async function lookUpAndCheck(
+  target: Target,
+  policy: EffectivePolicy,
+  deadline: Deadline,
+  from: string | undefined,
+): Promise<ResolvedTarget> {
+  deadline.throwIfAborted();
   let answers: Awaited<ReturnType<EffectivePolicy['lookup']>>;
   try {
-    answers = await abortable(policy.lookup(target.hostname), signal);
+    answers = await deadline.race(policy.lookup(target.hostname));
   } catch (error) {
-    if (signal.aborted) throw signal.reason;
+    if (deadline.aborted) throw deadline.reason;
     const code = (error as { code?: unknown }).code;
     const why = typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
     throw new NetworkError(`Cannot resolve ${target.hostname}: ${why}.`, target.url.href, { cause: error });
@@ -124,28 +119,28 @@ async function lookupOnce(target: Target, policy: EffectivePolicy, signal: Abort
   if (answers.length === 0) {
     throw new NetworkError(`${target.hostname} resolved to no address.`, target.url.href);
   }
-  return answers;
+  const addresses: IpLiteral[] = [];
+  for (const answer of answers) {
+    const literal = policy.addresses.parse(answer.address);
+    if (literal === undefined) {
+      throw new NetworkError(
+        `${target.hostname} resolved to "${answer.address}", which is not an IP address.`,
+        target.url.href,
+      );
+    }
+    const refused = policy.addresses.verdict(literal, target.port);
+    if (refused !== null) {
+      const message = `${target.hostname} resolves to ${literal.address}, ${whyNotPublic(refused)}.`;
+      throw refusal(target.url, from, message, 'private-address', ALLOW_PRIVATE_NETWORK);
+    }
+    addresses.push(literal);
+  }
+  return withAddresses(target, addresses);
 }
 
-/** A non-public address is still allowed by allowPrivateNetwork, or by an allowAddresses entry for it and the port. */
-function isExcepted(verdict: NonPublicAddress, port: number, policy: EffectivePolicy): boolean {
-  return policy.allowPrivateNetwork || policy.allowList.allows(verdict.address, verdict.family, port);
-}
-
-/** Settles with the promise, or rejects with the signal's reason as soon as it aborts. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+function withAddresses(target: Target, addresses: readonly IpLiteral[]): ResolvedTarget {
+  const { url, hostname, port, literal } = target;
+  return literal === undefined
+    ? { url, hostname, port, addresses }
+    : { url, hostname, port, literal, addresses };
 }
