@@ -5,23 +5,26 @@
  * none of these still yields a `detail` a person can read.
  */
 import { type JsonObject, type JsonValue, joinPointer } from '@agentry/core';
-import type { SchemaFailure } from './errors.js';
+import type { AgentErrorDetails, SchemaFailure } from './errors.js';
 import { isObject } from './json.js';
 
-export interface ErrorBody {
-  status?: number;
-  code?: string;
-  title?: string;
-  detail?: string;
-  type?: string;
-  instance?: string;
-  pointer?: string;
-  recovery?: string;
-  failures?: SchemaFailure[];
+/** What an error body says, in the fields of `AgentErrorDetails` it can fill. */
+export interface ErrorBody
+  extends Pick<
+    AgentErrorDetails,
+    | 'status'
+    | 'code'
+    | 'title'
+    | 'detail'
+    | 'type'
+    | 'instance'
+    | 'pointer'
+    | 'recovery'
+    | 'failures'
+    | 'body'
+  > {
   /** The JSON-RPC error code, when the body was a JSON-RPC error. */
   jsonRpcCode?: number;
-  /** The body, when it was JSON. */
-  body?: JsonValue;
 }
 
 /** Longest stretch of a plain-text error body kept for messages. */
