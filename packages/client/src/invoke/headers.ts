@@ -31,7 +31,17 @@ export interface MetadataInput {
   subject: string;
 }
 
-export async function callMetadata(input: MetadataInput): Promise<CallMetadata> {
+/**
+ * The call's metadata. Synchronous unless the call carries a delegation chain (signing a hop is asynchronous), so
+ * the common call does not wait a turn for it.
+ */
+export function callMetadata(input: MetadataInput): CallMetadata | Promise<CallMetadata> {
+  const { options } = input;
+  if (options.delegation === undefined) return buildMetadata(input, undefined);
+  return appendDelegation(options.delegation, input.subject).then((chain) => buildMetadata(input, chain));
+}
+
+function buildMetadata(input: MetadataInput, chain: string | undefined): CallMetadata {
   const { options } = input;
   const headers: Record<string, string> = {};
   const query: Record<string, string> = {};
@@ -48,8 +58,7 @@ export async function callMetadata(input: MetadataInput): Promise<CallMetadata> 
     headers[VERSION_HEADER] = input.version;
     meta.version = input.version;
   }
-  if (options.delegation !== undefined) {
-    const chain = await appendDelegation(options.delegation, input.subject);
+  if (chain !== undefined) {
     headers[DELEGATION_HEADER] = chain;
     meta.delegationChain = chain;
   }
@@ -57,7 +66,8 @@ export async function callMetadata(input: MetadataInput): Promise<CallMetadata> 
   Object.assign(headers, input.idempotency.headers);
   if (options.auth !== undefined) applyAuth(options.auth, apiKeyScheme(input), headers, query);
   // The caller's own headers win over ours, whatever their case.
-  for (const [name, value] of Object.entries(options.headers ?? {})) {
+  if (options.headers === undefined) return { headers, query, meta };
+  for (const [name, value] of Object.entries(options.headers)) {
     for (const existing of Object.keys(headers)) {
       if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
     }

@@ -17,7 +17,14 @@ export async function invoke(
 ): Promise<InvokeResult> {
   const call = await prepareCall(target, input, options, false);
   try {
-    const { value: raw, attempts } = await withRetries(() => call.transport.call(call.ctx), call.retry);
+    let raw: RawResult;
+    let attempts = 1;
+    // A call that may not be repeated (or only once) needs no retry loop around it.
+    if (call.retry.repeatable && call.retry.policy.attempts > 1) {
+      ({ value: raw, attempts } = await withRetries(() => call.transport.call(call.ctx), call.retry));
+    } else {
+      raw = await call.transport.call(call.ctx);
+    }
     const final = raw.deferred === undefined ? raw : await finishTask(call, raw, options);
     const output = final.output ?? (final.events === undefined ? null : await collect(final.events));
     checkOutput(call.ctx.spec, output, options.validate ?? 'strict', call.errors, call.warn);
@@ -37,7 +44,7 @@ export async function invoke(
   } catch (error) {
     throw options.signal?.aborted ? options.signal.reason : error;
   } finally {
-    await call.dispose();
+    if (call.owns) await call.dispose();
   }
 }
 

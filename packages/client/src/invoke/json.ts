@@ -17,11 +17,17 @@ export function tryParseJson(text: string): JsonValue | undefined {
 /** True for `application/json`, `application/problem+json`, `application/woa+json`... */
 export function isJsonMediaType(contentType: string | null | undefined): boolean {
   if (!contentType) return false;
-  const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return isJsonType(mediaTypeOf(contentType));
+}
+
+/** `isJsonMediaType` for a media type already without parameters and lower-cased. */
+export function isJsonType(type: string): boolean {
   return type === 'application/json' || type.endsWith('+json') || type === 'text/json';
 }
 
 /** The media type without parameters, lower-cased. */
 export function mediaTypeOf(contentType: string | null | undefined): string {
-  return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  if (!contentType) return '';
+  const semicolon = contentType.indexOf(';');
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
 }

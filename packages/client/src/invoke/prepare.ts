@@ -33,6 +33,8 @@ export interface PreparedCall {
   errors: ErrorContext;
   warnings: InvokeWarning[];
   warn: (warning: InvokeWarning) => void;
+  /** Whether the call opened something `dispose` must close (a fetcher it created). */
+  owns: boolean;
   /** Closes what this call opened (a fetcher it created). */
   dispose: () => Promise<void>;
 }
@@ -54,7 +56,8 @@ export async function prepareCall(
     options.onWarning?.(warning);
   };
   try {
-    const resolved = await targetOf(target, options, fetcher, resolveTarget);
+    const found = targetOf(target, options, fetcher, resolveTarget);
+    const resolved = found instanceof Promise ? await found : found;
     const { agent } = resolved;
     const operation = selectOperation(agent, options.operation ?? resolved.operation);
     const errors: ErrorContext = { agent, operation: operation.name };
@@ -69,7 +72,7 @@ export async function prepareCall(
     const idempotency = applyIdempotencyKey(operation.spec, given, options.idempotencyKey);
     checkInput(operation.spec, idempotency.input, options.validate ?? 'strict', errors, warn);
     const version = options.version ?? resolved.version;
-    const metadata = await callMetadata({
+    const pending = callMetadata({
       agent,
       binding,
       spec: operation.spec,
@@ -78,6 +81,7 @@ export async function prepareCall(
       idempotency,
       subject: resolved.subject,
     });
+    const metadata = pending instanceof Promise ? await pending : pending;
 
     const ctx: CallContext = {
       agent,
@@ -103,7 +107,7 @@ export async function prepareCall(
     };
     if (options.signal !== undefined) retry.signal = options.signal;
     if (options.onRetry !== undefined) retry.onRetry = options.onRetry;
-    return { transport, ctx, retry, errors, warnings, warn, dispose };
+    return { transport, ctx, retry, errors, warnings, warn, owns: ownFetcher, dispose };
   } catch (error) {
     await dispose();
     throw error;

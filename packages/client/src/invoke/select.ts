@@ -50,6 +50,9 @@ export function selectBinding(agent: Agent, operation: string, preferred: Bindin
   if (preferred !== undefined && serves(preferred, operation)) {
     if (isSupported(preferred)) return preferred;
   }
+  // One binding that serves the operation and is spoken: it is the choice (every kind spoken is ranked).
+  const only = agent.bindings.length === 1 ? agent.bindings[0]! : undefined;
+  if (only !== undefined && serves(only, operation) && isSupported(only)) return only;
   const candidates = agent.bindings.filter((binding) => serves(binding, operation));
   // Among those Agentry speaks, resolution's order of preference (WoA REST, HTTP, MCP over HTTP, … stdio last).
   const usable = chooseBinding({ ...agent, bindings: candidates.filter(isSupported) }, operation);

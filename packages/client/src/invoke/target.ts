@@ -19,17 +19,18 @@ export interface Target {
 
 export type Resolver = (target: string, options: ResolveOptions) => Promise<Resolution>;
 
-export async function targetOf(
+/** The target as an agent: asynchronous only when a string has to be resolved first. */
+export function targetOf(
   target: InvokeTarget,
   options: InvokeOptions,
   fetcher: SecureFetcher,
   resolver: Resolver,
-): Promise<Target> {
+): Target | Promise<Target> {
   if (typeof target === 'string') {
     const resolveOptions: ResolveOptions = { ...options.resolve, fetcher };
     if (options.version !== undefined) resolveOptions.version = options.version;
     if (options.signal !== undefined) resolveOptions.signal = options.signal;
-    return fromResolution(await resolver(target, resolveOptions), target);
+    return resolver(target, resolveOptions).then((resolution) => fromResolution(resolution, target));
   }
   if (isResolution(target)) return fromResolution(target, target.target);
   return fromResolved(target);

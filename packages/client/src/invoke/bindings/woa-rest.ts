@@ -6,25 +6,47 @@ import type { WoaRestBinding } from '@agentry/core';
 import { fetcherSend, httpExchange } from '../http/exchange.js';
 import type { BindingTransport, CallContext, RawResult } from './types.js';
 
+interface UrlMemo {
+  base: string;
+  invokePath: string;
+  urls: Map<string, string>;
+}
+
+/** Invocation URLs already built, per binding object and agent id; rebuilt if the binding's base or path change. */
+const invokeUrls = new WeakMap<WoaRestBinding, UrlMemo>();
+
 /** The invocation URL of a WoA REST binding for `agentId`. */
 export function woaInvokeUrl(binding: WoaRestBinding, agentId: string): string {
+  let memo = invokeUrls.get(binding);
+  if (memo === undefined || memo.base !== binding.base || memo.invokePath !== binding.invokePath) {
+    memo = { base: binding.base, invokePath: binding.invokePath, urls: new Map() };
+    invokeUrls.set(binding, memo);
+  }
+  const known = memo.urls.get(agentId);
+  if (known !== undefined) return known;
   const path = binding.invokePath.replaceAll('{agent_id}', encodeURIComponent(agentId));
   // "Concatenates": a base ending in "/" must not double the path's leading slash.
-  return binding.base.replace(/\/+$/, '') + path;
+  const url = binding.base.replace(/\/+$/, '') + path;
+  if (memo.urls.size >= 256) memo.urls.clear();
+  memo.urls.set(agentId, url);
+  return url;
 }
+
+const JSON_CONTENT_TYPE: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'application/json',
+});
 
 export const woaRestTransport: BindingTransport<WoaRestBinding> = {
   kind: 'woa-rest',
   call(ctx: CallContext<WoaRestBinding>): Promise<RawResult> {
-    const url = woaInvokeUrl(ctx.binding, ctx.agent.id);
-    const envelope = { agent: ctx.agent.id, operation: ctx.operation, input: ctx.input };
+    const id = ctx.agent.id;
     return httpExchange(
       fetcherSend(ctx.fetcher, ctx),
       {
-        url,
+        url: woaInvokeUrl(ctx.binding, id),
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(envelope),
+        headers: JSON_CONTENT_TYPE,
+        body: JSON.stringify({ agent: id, operation: ctx.operation, input: ctx.input }),
       },
       ctx,
     );

@@ -32,7 +32,16 @@ export function eventsOf(
   ctx: ErrorContext,
   maxMessageBytes?: number,
 ): AsyncIterable<InvokeEvent> | undefined {
-  const type = mediaTypeOf(response.headers.get('content-type'));
+  return eventsOfType(mediaTypeOf(response.headers.get('content-type')), response, ctx, maxMessageBytes);
+}
+
+/** `eventsOf` for a media type already read (`mediaTypeOf`). */
+export function eventsOfType(
+  type: string,
+  response: Response,
+  ctx: ErrorContext,
+  maxMessageBytes?: number,
+): AsyncIterable<InvokeEvent> | undefined {
   if (type === 'text/event-stream') return sseEvents(response, ctx, maxMessageBytes);
   if (NDJSON_TYPES.has(type)) return ndjsonEvents(response, ctx, maxMessageBytes);
   return undefined;

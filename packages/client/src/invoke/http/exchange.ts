@@ -8,7 +8,7 @@ import type { CallContext, HttpSend, RawResult } from '../bindings/types.js';
 import { transportErrorFrom } from '../error-mapping.js';
 import { tryParseJson } from '../json.js';
 import { deferredFrom } from '../tasks.js';
-import { errorFromResponse, headerRecord, readBody } from './response.js';
+import { errorFromResponse, headerRecord, isBlank, readBody } from './response.js';
 
 export interface HttpRequest {
   url: string;
@@ -24,13 +24,13 @@ const ACCEPT_STREAM =
 
 /** A sender over the secure fetcher, turning its errors into `TransportError`s that name the URL. */
 export function fetcherSend(fetcher: SecureFetcher, ctx: CallContext): HttpSend {
-  return async (url, init) => {
-    try {
-      return (await fetcher.fetch(url, init)).response;
-    } catch (error) {
-      throw transportErrorFrom(error, { ...ctx.errors, endpoint: url }, init.signal);
-    }
-  };
+  return (url, init) =>
+    fetcher.fetch(url, init).then(
+      (result) => result.response,
+      (error: unknown) => {
+        throw transportErrorFrom(error, { ...ctx.errors, endpoint: url }, init.signal);
+      },
+    );
 }
 
 export async function httpExchange(
@@ -39,11 +39,12 @@ export async function httpExchange(
   ctx: CallContext,
 ): Promise<RawResult> {
   const url = withQuery(request.url, ctx.query);
-  const headers: Record<string, string> = {
-    accept: ctx.stream ? ACCEPT_STREAM : ACCEPT_JSON,
-    ...request.headers,
-    ...ctx.headers,
-  };
+  // Later sources win: the request's own headers, then the context's.
+  const headers: Record<string, string> = { accept: ctx.stream ? ACCEPT_STREAM : ACCEPT_JSON };
+  const own = request.headers;
+  if (own !== undefined) for (const name in own) headers[name] = own[name]!;
+  const shared = ctx.headers;
+  for (const name in shared) headers[name] = shared[name]!;
   const init: SecureRequestInit = {
     method: request.method,
     headers,
@@ -62,7 +63,7 @@ export async function httpExchange(
   const result: RawResult = { status: response.status, headers: headerRecord(response.headers) };
   if (response.status === 202) {
     const text = await response.text().catch(() => '');
-    const body = text.trim() === '' ? undefined : tryParseJson(text);
+    const body = isBlank(text) ? undefined : tryParseJson(text);
     const pollHeaders = pollHeadersOf(ctx.headers);
     result.deferred = deferredFrom(response, url, body, ctx.spec, send, pollHeaders);
     if (body !== undefined) result.output = body;
@@ -76,14 +77,18 @@ export async function httpExchange(
 
 /** Adds query parameters (repeated for arrays) to a URL, keeping those it has. */
 export function withQuery(url: string, query: Record<string, string | string[]>): string {
-  const names = Object.keys(query);
-  if (names.length === 0) return url;
+  if (!hasKeys(query)) return url;
   const parsed = new URL(url);
-  for (const name of names) {
+  for (const name of Object.keys(query)) {
     const value = query[name]!;
     for (const item of Array.isArray(value) ? value : [value]) parsed.searchParams.append(name, item);
   }
   return parsed.href;
+}
+
+function hasKeys(record: object): boolean {
+  for (const key in record) if (Object.hasOwn(record, key)) return true;
+  return false;
 }
 
 /** Polls carry who is asking (auth, session, API key), not what the call sent (idempotency key, body type). */

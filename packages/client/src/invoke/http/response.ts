@@ -6,10 +6,10 @@ import type { JsonValue } from '@agentry/core';
 import { readErrorBody } from '../error-body.js';
 import { agentErrorFrom, type ErrorContext, protocolError } from '../error-mapping.js';
 import type { AgentError } from '../errors.js';
-import { isJsonMediaType, mediaTypeOf } from '../json.js';
+import { isJsonType, mediaTypeOf } from '../json.js';
 import { parseRetryAfter } from '../retry-after.js';
 import type { InvokeEvent } from '../types.js';
-import { eventsOf } from './events.js';
+import { eventsOfType } from './events.js';
 
 export function headerRecord(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
@@ -35,6 +35,15 @@ export async function errorFromResponse(response: Response, ctx: ErrorContext): 
 
 export type Body = { output: JsonValue } | { events: AsyncIterable<InvokeEvent> };
 
+/** Whether text is empty or only whitespace (what `text.trim() === ''` says, without copying the text). */
+export function isBlank(text: string): boolean {
+  return text.length === 0 || !NON_SPACE.test(text);
+}
+
+// `\s` is exactly the set `String.prototype.trim` removes (WhiteSpace and LineTerminator).
+const NON_SPACE = /\S/;
+const JSON_START = /^\s*[[{"]/;
+
 /** The body of a successful answer: events for SSE/NDJSON, JSON parsed, text as a string, nothing as null. */
 export async function readBody(
   response: Response,
@@ -42,16 +51,17 @@ export async function readBody(
   maxMessageBytes?: number,
 ): Promise<Body> {
   const contentType = response.headers.get('content-type');
-  const events = eventsOf(response, ctx, maxMessageBytes);
+  const mediaType = mediaTypeOf(contentType);
+  const events = eventsOfType(mediaType, response, ctx, maxMessageBytes);
   if (events !== undefined) return { events };
   const text = await response.text();
-  if (text.trim() === '') return { output: null };
-  if (isJsonMediaType(contentType) || (contentType === null && /^\s*[[{"]/.test(text))) {
+  if (isBlank(text)) return { output: null };
+  if (isJsonType(mediaType) || (contentType === null && JSON_START.test(text))) {
     try {
       return { output: JSON.parse(text) as JsonValue };
     } catch (error) {
       throw protocolError(
-        `${ctx.endpoint ?? 'The agent'} answered ${response.status} with ${mediaTypeOf(contentType) || 'no media type'} that is not valid JSON.`,
+        `${ctx.endpoint ?? 'The agent'} answered ${response.status} with ${mediaType || 'no media type'} that is not valid JSON.`,
         ctx,
         error,
       );
