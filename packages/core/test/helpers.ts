@@ -62,3 +62,15 @@ export function extractJsonAfter(text: string, marker: string, from = 0): string
   }
   throw new Error(`unbalanced JSON after marker: ${marker}`);
 }
+
+/** The parts of issues a test compares: what rule, where, how severe (messages are for people, not assertions). */
+export function issueSummary(
+  issues: ReadonlyArray<{ code: string; pointer: string; severity: string }>,
+): Array<{ code: string; pointer: string; severity: string }> {
+  return issues.map(({ code, pointer, severity }) => ({ code, pointer, severity }));
+}
+
+/** The issues that make a document invalid. */
+export function errorsOf<T extends { severity: string }>(issues: readonly T[]): T[] {
+  return issues.filter((issue) => issue.severity === 'error');
+}

@@ -9,7 +9,7 @@ import { a2aCodec } from '../../src/codecs/a2a/index.js';
 import { slugify } from '../../src/codecs/urls.js';
 import type { Agent, Binding, JsonObject, JsonValue, Operation, ParseOptions } from '../../src/index.js';
 import { lostFields } from '../../src/index.js';
-import { listFiles, readSharedJson, readVector, sharedPath } from '../helpers.js';
+import { errorsOf, issueSummary, listFiles, readSharedJson, readVector, sharedPath } from '../helpers.js';
 
 interface InvalidCase {
   name: string;
@@ -48,10 +48,6 @@ const fixtures = readVector<{ baseUrl: string; cases: Array<{ name: string; agen
 );
 const baseUrl = fixtures.baseUrl;
 
-const summary = (issues: ReadonlyArray<{ code: string; pointer: string; severity: string }>) =>
-  issues.map(({ code, pointer, severity }) => ({ code, pointer, severity }));
-const errorsOf = (issues: ReadonlyArray<{ severity: string }>) =>
-  issues.filter((i) => i.severity === 'error');
 const objects = (value: JsonValue | undefined): JsonObject[] =>
   Array.isArray(value) ? (value as JsonObject[]) : [];
 
@@ -208,7 +204,7 @@ describe('A2A: the pre-0.3 sample cards (corpora/a2a)', () => {
     test(`${name} parses with no errors and maps as expected`, () => {
       const card = corpus(name);
       const result = a2aCodec.parse(card);
-      assert.deepEqual(summary(result.issues), [
+      assert.deepEqual(issueSummary(result.issues), [
         { code: 'a2a.missing-field', pointer: '/protocolVersion', severity: 'warning' },
       ]);
       assert.equal(result.valid, true);
@@ -232,7 +228,7 @@ describe('A2A: invalid cards (vectors/a2a-invalid.json)', () => {
   for (const item of cases) {
     test(item.name, () => {
       const result = a2aCodec.parse(item.document, item.options ?? {});
-      assert.deepEqual(summary(result.issues), item.expect);
+      assert.deepEqual(issueSummary(result.issues), item.expect);
       assert.equal(result.valid, !item.expect.some((issue) => issue.severity === 'error'));
       for (const issue of result.issues) {
         assert.ok(issue.spec?.startsWith('A2A '), `${issue.code} names its section`);
@@ -256,7 +252,7 @@ describe('A2A: invalid cards (vectors/a2a-invalid.json)', () => {
     const card: JsonObject = { ...structuredClone(v03Sample), url: '/a2a/v1' };
     delete card['additionalInterfaces'];
     const result = a2aCodec.parse(card, { sourceUrl: 'https://geo.example.net/.well-known/agent-card.json' });
-    assert.deepEqual(summary(result.issues), [
+    assert.deepEqual(issueSummary(result.issues), [
       { code: 'a2a.url.relative', pointer: '/url', severity: 'warning' },
     ]);
     assert.equal(result.agents[0]?.url, 'https://geo.example.net/a2a/v1');
@@ -448,7 +444,7 @@ describe('A2A: the card it writes', () => {
     assert.ok(viaBase.losses.some((loss) => loss.field === 'url'));
 
     const nowhere = a2aCodec.emit([agent({ bindings: [] })]);
-    assert.deepEqual(summary(nowhere.issues), [
+    assert.deepEqual(issueSummary(nowhere.issues), [
       { code: 'a2a.emit.no-url', pointer: '/url', severity: 'error' },
     ]);
   });

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { agentJsonCodec } from '../../src/codecs/agent-json/index.js';
 import type { Agent, JsonObject, ParseOptions } from '../../src/index.js';
 import { AGENTRY_CONTEXT_URL, AGENTRY_NS, lostFields, parseJsonText } from '../../src/index.js';
-import { extractJsonAfter, readSharedText, readVector } from '../helpers.js';
+import { errorsOf, extractJsonAfter, issueSummary, readSharedText, readVector } from '../helpers.js';
 
 interface InvalidCase {
   name: string;
@@ -20,11 +20,6 @@ const draft = readSharedText('specs', '001_0c1058934a778260.txt');
 const appendixA = extractJsonAfter(draft, 'Following is an example of agent.json.');
 /** The one token that makes Appendix A invalid JSON: a version written as a bare 3.1.4. */
 const BARE_VERSION = /("version":\s*)(\d+\.\d+\.\d+)(?=\s*,)/;
-
-const summary = (issues: ReadonlyArray<{ code: string; pointer: string; severity: string }>) =>
-  issues.map(({ code, pointer, severity }) => ({ code, pointer, severity }));
-const errorsOf = (issues: ReadonlyArray<{ severity: string }>) =>
-  issues.filter((i) => i.severity === 'error');
 
 function appendixWithQuotedVersion(): JsonObject {
   const fixed = appendixA.replace(BARE_VERSION, '$1"$2"');
@@ -137,7 +132,7 @@ describe('agent://: problem descriptors (vectors/agent-json-invalid.json)', () =
   for (const item of cases) {
     test(item.name, () => {
       const result = agentJsonCodec.parse(item.document, item.options ?? {});
-      assert.deepEqual(summary(result.issues), item.expect);
+      assert.deepEqual(issueSummary(result.issues), item.expect);
       assert.equal(result.valid, !item.expect.some((issue) => issue.severity === 'error'));
       for (const issue of result.issues) {
         assert.ok(issue.spec?.startsWith('agent:// §'), `${issue.code} names its section`);

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { agentsJsonCodec } from '../../src/codecs/agents-json/index.js';
 import type { Agent, JsonObject, ParseOptions } from '../../src/index.js';
 import { lostFields } from '../../src/index.js';
-import { extractJsonAfter, readSharedText, readVector } from '../helpers.js';
+import { errorsOf, extractJsonAfter, issueSummary, readSharedText, readVector } from '../helpers.js';
 
 interface InvalidCase {
   name: string;
@@ -20,11 +20,6 @@ const draft = readSharedText('specs', '001_0c1058934a778260.txt');
 const example = JSON.parse(
   extractJsonAfter(draft, '*Example*:', draft.indexOf('5.1.  Ecosystem Registries')),
 ) as JsonObject;
-
-const summary = (issues: ReadonlyArray<{ code: string; pointer: string; severity: string }>) =>
-  issues.map(({ code, pointer, severity }) => ({ code, pointer, severity }));
-const errorsOf = (issues: ReadonlyArray<{ severity: string }>) =>
-  issues.filter((i) => i.severity === 'error');
 
 function agent(id: string, overrides: Partial<Agent> = {}): Agent {
   return { id, name: id, description: '', operations: [], bindings: [], ...overrides };
@@ -56,7 +51,7 @@ describe('agents.json: problem maps (vectors/agents-json-invalid.json)', () => {
   for (const item of cases) {
     test(item.name, () => {
       const result = agentsJsonCodec.parse(item.document, item.options ?? {});
-      assert.deepEqual(summary(result.issues), item.expect);
+      assert.deepEqual(issueSummary(result.issues), item.expect);
       assert.equal(result.valid, !item.expect.some((issue) => issue.severity === 'error'));
       for (const issue of result.issues) {
         assert.ok(issue.spec?.startsWith('agent:// §5.1'), `${issue.code} names its section`);
@@ -210,7 +205,7 @@ describe('agents.json: the map it writes', () => {
     assert.deepEqual(ok.losses, []);
 
     const insecure = agentsJsonCodec.emit([agent('weather', { url: 'http://w.example.org/agent.json' })]);
-    assert.deepEqual(summary(insecure.issues), [
+    assert.deepEqual(issueSummary(insecure.issues), [
       { code: 'agents-json.emit.no-url', pointer: '/agents/weather', severity: 'error' },
     ]);
     assert.match(insecure.issues[0]!.message, /base URL/);
@@ -220,7 +215,7 @@ describe('agents.json: the map it writes', () => {
     const emitted = agentsJsonCodec.emit([agent('weather'), agent('weather')], {
       baseUrl: 'https://hub.example.org',
     });
-    assert.deepEqual(summary(emitted.issues), [
+    assert.deepEqual(issueSummary(emitted.issues), [
       { code: 'agents-json.emit.duplicate-id', pointer: '/agents/weather', severity: 'error' },
     ]);
   });

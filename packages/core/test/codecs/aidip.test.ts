@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { aidipCodec } from '../../src/codecs/aidip/index.js';
 import type { Agent, JsonObject, ParseOptions } from '../../src/index.js';
 import { lostFields } from '../../src/index.js';
-import { extractJsonAfter, readSharedText, readVector } from '../helpers.js';
+import { errorsOf, extractJsonAfter, issueSummary, readSharedText, readVector } from '../helpers.js';
 
 interface InvalidCase {
   name: string;
@@ -24,11 +24,6 @@ function exampleAt(marker: string): JsonObject {
   return JSON.parse(extractJsonAfter(draft, 'json', at)) as JsonObject;
 }
 const example = exampleAt('json { "id": "agent-12345"');
-
-const summary = (issues: ReadonlyArray<{ code: string; pointer: string; severity: string }>) =>
-  issues.map(({ code, pointer, severity }) => ({ code, pointer, severity }));
-const errorsOf = <T extends { severity: string }>(issues: readonly T[]): T[] =>
-  issues.filter((i) => i.severity === 'error');
 
 function agent(overrides: Partial<Agent> = {}): Agent {
   return {
@@ -108,7 +103,7 @@ describe('AIDIP: the draft example (§3.3)', () => {
   test('search summaries (§4.3.1) are not full metadata: they describe no inputs and outputs', () => {
     const summaryObject = exampleAt('json [ { "id": "agent-12345"');
     assert.equal(aidipCodec.detect(summaryObject), true);
-    assert.deepEqual(summary(errorsOf(aidipCodec.parse(summaryObject).issues)), [
+    assert.deepEqual(issueSummary(errorsOf(aidipCodec.parse(summaryObject).issues)), [
       { code: 'aidip.io.missing', pointer: '', severity: 'error' },
     ]);
   });
@@ -119,7 +114,7 @@ describe('AIDIP: invalid metadata (vectors/aidip-invalid.json)', () => {
   for (const item of cases) {
     test(item.name, () => {
       const result = aidipCodec.parse(item.document, item.options);
-      assert.deepEqual(summary(result.issues), item.expect);
+      assert.deepEqual(issueSummary(result.issues), item.expect);
       assert.equal(result.valid, !item.expect.some((issue) => issue.severity === 'error'));
       for (const issue of result.issues)
         assert.ok(issue.spec?.startsWith('AIDIP §'), `${issue.code} names its section`);
@@ -237,7 +232,7 @@ describe('AIDIP: valid variations', () => {
   test('authentication types named like Object.prototype members are unknown types, not prototypes', () => {
     for (const type of ['__proto__', 'toString', 'constructor']) {
       const result = aidipCodec.parse({ ...example, authentication: { type } });
-      assert.deepEqual(summary(result.issues), [
+      assert.deepEqual(issueSummary(result.issues), [
         { code: 'aidip.authentication.type', pointer: '/authentication/type', severity: 'warning' },
       ]);
       assert.deepEqual(result.agents[0]?.auth?.schemes, [{ id: type, type: 'other', scheme: type }]);

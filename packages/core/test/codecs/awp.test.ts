@@ -26,12 +26,11 @@ import {
   type ValidationIssue,
 } from '../../src/index.js';
 import { jsonEqual } from '../../src/json/values.js';
-import { listFiles, readSharedJson, readSharedText, readVector, sharedPath } from '../helpers.js';
+import { errorsOf, listFiles, readSharedJson, readSharedText, readVector, sharedPath } from '../helpers.js';
 
 const awp = codecs.awp;
 const SPEC = ['specs', '002_5b1a404b219b105c.txt'] as const;
 
-const errorsOf = (issues: readonly ValidationIssue[]) => issues.filter((issue) => issue.severity === 'error');
 const warningsOf = (issues: readonly ValidationIssue[]) =>
   issues.filter((issue) => issue.severity === 'warning');
 const where = (issues: readonly ValidationIssue[]) =>

@@ -11,17 +11,12 @@ import {
   type JsonObject,
   lostFields,
   type McpBinding,
-  type ValidationIssue,
 } from '../../src/index.js';
-import { readSharedJson, readVector } from '../helpers.js';
+import { errorsOf, readSharedJson, readVector } from '../helpers.js';
 
 const mcp = codecs.mcp;
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const HINTS = new Set(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
-
-function errorsOf(issues: readonly ValidationIssue[]): ValidationIssue[] {
-  return issues.filter((issue) => issue.severity === 'error');
-}
 
 function mcpBindings(agent: Agent): McpBinding[] {
   return agent.bindings.filter((binding): binding is McpBinding => binding.kind === 'mcp');

@@ -16,6 +16,7 @@ import { EMITTED_AGENTRY_TERMS } from '../../src/codecs/td/terms.js';
 import type { Agent, JsonObject, JsonValue, ParseOptions, ValidationIssue } from '../../src/index.js';
 import { AGENTRY_NS, lostFields, TD_CONTEXT_1_0, TD_CONTEXT_1_1 } from '../../src/index.js';
 import {
+  errorsOf,
   extractJsonAfter,
   readSharedJson,
   readSharedText,
@@ -57,8 +58,6 @@ function assertValidTd(document: unknown, label: string): void {
   assert.deepEqual(sharedSchemaErrors(document), [], `${label}: official schema (../shared/w3c copy)`);
 }
 
-const errorsOf = (issues: readonly ValidationIssue[]): ValidationIssue[] =>
-  issues.filter((issue) => issue.severity === 'error');
 const brief = (issues: readonly ValidationIssue[]) =>
   issues.map(({ code, pointer, severity }) => ({ code, pointer, severity }));
 

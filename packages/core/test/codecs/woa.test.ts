@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { woaCodec } from '../../src/codecs/woa/index.js';
 import type { Agent, JsonObject } from '../../src/index.js';
 import { lostFields } from '../../src/index.js';
-import { extractJsonAfter, readSharedText, readVector } from '../helpers.js';
+import { errorsOf, extractJsonAfter, issueSummary, readSharedText, readVector } from '../helpers.js';
 
 interface InvalidCase {
   name: string;
@@ -20,12 +20,6 @@ const appendixA = JSON.parse(
 const appendixB = JSON.parse(
   extractJsonAfter(draft, 'using the application/woa+json media type.'),
 ) as JsonObject;
-
-const summary = (issues: ReadonlyArray<{ code: string; pointer: string; severity: string }>) =>
-  issues.map(({ code, pointer, severity }) => ({ code, pointer, severity }));
-
-const errorsOf = <T extends { severity: string }>(issues: readonly T[]): T[] =>
-  issues.filter((i) => i.severity === 'error');
 
 function agent(overrides: Partial<Agent> = {}): Agent {
   return {
@@ -126,7 +120,7 @@ describe('WoA: invalid documents (vectors/woa-invalid.json)', () => {
   for (const item of cases) {
     test(item.name, () => {
       const result = woaCodec.parse(item.document);
-      assert.deepEqual(summary(result.issues), item.expect);
+      assert.deepEqual(issueSummary(result.issues), item.expect);
       assert.equal(result.valid, !item.expect.some((issue) => issue.severity === 'error'));
       for (const issue of result.issues) {
         assert.ok(issue.spec?.startsWith('WoA §'), `${issue.code} names its section`);
