@@ -1,0 +1,68 @@
+/**
+ * The seam between the host's HTTP surface and the transports that reach the same operations another way (the
+ * MCP server, NDJSON over WebSocket): every transport turns its message into a `CallRequest` and renders the
+ * `CallOutcome`, so validation, auth, rate limits, idempotency, confirmation and tasks behave the same on each.
+ */
+import type { Agent } from '@agentry/core';
+
+/** RFC 9457 problem details, with the members Agentry adds. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  instance?: string;
+  /** Stable machine-readable code (also sent as the AIDIP `error.code`). */
+  code?: string;
+  /** One entry per input failure, each with the JSON pointer of the offending value. */
+  errors?: ProblemFailure[];
+  [extension: string]: unknown;
+}
+
+export interface ProblemFailure {
+  pointer: string;
+  detail: string;
+  keyword?: string;
+}
+
+/** How a call reached the host. */
+export type CallTransport = 'envelope' | 'operation' | 'mcp' | 'wss';
+
+export interface CallRequest {
+  agentId: string;
+  operation: string;
+  input: unknown;
+  /** The caller's headers (credentials, Idempotency-Key, X-Agent-Confirmation, X-Session-ID, …). */
+  headers: Headers;
+  transport: CallTransport;
+  /** The caller reads partial results (SSE, NDJSON, WebSocket `stream: true`). */
+  stream: boolean;
+  signal?: AbortSignal;
+}
+
+export type StreamEvent =
+  | { type: 'chunk'; data: unknown }
+  | { type: 'result'; output: unknown }
+  | { type: 'error'; problem: Problem };
+
+export type CallOutcome =
+  /** The operation finished: its output. `headers` carries RateLimit-*, Idempotency replay markers, … */
+  | { kind: 'result'; output: unknown; headers: Headers }
+  /** A streaming handler: chunk events, then exactly one final `result` or `error` event. */
+  | { kind: 'stream'; events: AsyncIterable<StreamEvent>; headers: Headers }
+  /** A deferred operation was accepted: poll `location` (`/tasks/{id}`). */
+  | { kind: 'task'; taskId: string; location: string; retryAfterSeconds: number; headers: Headers }
+  /** The call was refused or failed (validation, auth, rate limit, confirmation, handler error, …). */
+  | { kind: 'problem'; problem: Problem; headers: Headers };
+
+export interface HostedAgent {
+  /** The canonical agent, as every document describes it. */
+  agent: Agent;
+}
+
+export interface HostRuntime {
+  /** The base URL every document's links are built from (no trailing slash). */
+  readonly baseUrl: string;
+  agents(): readonly HostedAgent[];
+  call(request: CallRequest): Promise<CallOutcome>;
+}

@@ -1,0 +1,57 @@
+/**
+ * The search index behind the registry's `GET /agents?q=`, `POST /agents/search` and `POST /resolve`: a lexical
+ * (BM25) index and a semantic (embedding) index over what each agent says about itself, fused into one ranking.
+ * The registry's store decides which agents a caller may see and which match the filters; the index ranks them.
+ */
+
+/** Everything an agent says about itself that a search should match. */
+export interface SearchDocument {
+  id: string;
+  name: string;
+  description: string;
+  tags: string[];
+  capabilities: string[];
+  operations: SearchOperation[];
+}
+
+export interface SearchOperation {
+  name: string;
+  description: string;
+  /** Example requests (text) and the parameter names of the input schema. */
+  examples: string[];
+  parameters: string[];
+}
+
+export type SearchMode = 'hybrid' | 'lexical' | 'semantic';
+
+export interface SearchOptions {
+  mode?: SearchMode;
+  top: number;
+  /** Rank only these agents (the filters and entitlements, applied first). Absent: every indexed agent. */
+  candidates?: ReadonlySet<string>;
+}
+
+export interface SearchHit {
+  id: string;
+  /** Higher is better; comparable within one result list. */
+  score: number;
+  /** Short reasons a person can read: which fields and signals matched. */
+  why: string[];
+  lexical?: number;
+  semantic?: number;
+}
+
+export interface SearchIndex {
+  /** Index (or re-index) agents; embeds them in batches. */
+  upsert(documents: readonly SearchDocument[]): Promise<void>;
+  remove(ids: readonly string[]): Promise<void>;
+  search(query: string, options: SearchOptions): Promise<SearchHit[]>;
+}
+
+/** Turns text into vectors. Implementations: the bundled USE-lite model, an OpenAI-compatible API, none. */
+export interface EmbeddingProvider {
+  /** Stable name stored beside each vector, so a change of model triggers re-embedding. */
+  readonly id: string;
+  readonly dimensions: number;
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}
