@@ -160,7 +160,30 @@ describe('confirmation', () => {
   test('with confirm: true it runs', async () => {
     const result = await invoke({ agent }, {}, { operation: 'book_flight', fetcher, confirm: true });
     assert.deepEqual(result.output, { ok: true });
-    assert.equal(server.hits('POST', '/api/book_flight').length, 1);
+    const [sent] = server.hits('POST', '/api/book_flight');
+    assert.equal(sent?.headers['x-agent-confirmation'], 'true');
+  });
+
+  test('an agent that still asks for confirmation (428) is a ConfirmationRequiredError with its reasons', async () => {
+    // The client knew of no reason to confirm (the description did not say), but the agent's host did.
+    const strict: Agent = {
+      ...agent,
+      operations: [...agent.operations, { name: 'rebook' }],
+      bindings: [{ kind: 'http', url: `${server.origin}/api/rebook`, method: 'POST', operations: ['rebook'] }],
+    };
+    server.routes.set('POST /api/rebook', (_request, response) =>
+      sendJson(response, 428, {
+        type: 'https://w3id.org/agentry/problems/confirmation-required',
+        title: 'Confirmation required',
+        status: 428,
+        detail: 'Send X-Agent-Confirmation: true to run rebook.',
+        reasons: ['sensitivity: destructive'],
+      }),
+    );
+    const error = await rejection(invoke({ agent: strict }, {}, { operation: 'rebook', fetcher }));
+    assert.ok(error instanceof ConfirmationRequiredError, String(error));
+    assert.deepEqual(error.reasons, ['sensitivity: destructive']);
+    assert.equal(error.status, 428);
   });
 });
 

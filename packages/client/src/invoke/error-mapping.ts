@@ -17,6 +17,7 @@ import {
   AgentError,
   type AgentErrorDetails,
   AgentNotFoundError,
+  ConfirmationRequiredError,
   AuthRequiredError,
   ForbiddenError,
   InvalidInputError,
@@ -33,7 +34,7 @@ export interface ErrorContext {
   endpoint?: string;
 }
 
-type ErrorClass = 'input' | 'auth' | 'forbidden' | 'agent' | 'operation' | 'rate' | 'remote';
+type ErrorClass = 'input' | 'auth' | 'forbidden' | 'agent' | 'operation' | 'rate' | 'confirmation' | 'remote';
 
 /** Codes agents use (AIDIP, agent:// §9 categories, AWP examples), compared without case, `_`, `-` or `.`. */
 const CLASS_BY_CODE: Readonly<Record<string, ErrorClass>> = {
@@ -73,6 +74,8 @@ const CLASS_BY_STATUS: Readonly<Record<number, ErrorClass>> = {
   401: 'auth',
   403: 'forbidden',
   404: 'agent',
+  // 428 Precondition Required: Agentry hosts answer it when a destructive operation arrives unconfirmed.
+  428: 'confirmation',
   429: 'rate',
 };
 
@@ -111,9 +114,17 @@ export function agentErrorFrom(
       );
     case 'rate':
       return new RateLimitedError(message, details);
+    case 'confirmation':
+      return new ConfirmationRequiredError(message, details, confirmationReasonsOf(body));
     default:
       return new RemoteError(message, details);
   }
+}
+
+/** The reasons a 428 problem gives (`reasons: [...]`, as Agentry hosts send), else none. */
+function confirmationReasonsOf(body: ErrorBody): string[] {
+  const reasons = (body.body as { reasons?: unknown } | undefined)?.reasons;
+  return Array.isArray(reasons) ? reasons.filter((reason): reason is string => typeof reason === 'string') : [];
 }
 
 /** The AWP surface's recovery instruction for an error code (`errors[code].recovery`). */

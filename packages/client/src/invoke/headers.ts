@@ -11,6 +11,8 @@ import type { AuthOptions, InvokeOptions } from './types.js';
 export const SESSION_HEADER = 'X-Session-ID';
 export const TASK_HEADER = 'X-Task-ID';
 export const VERSION_HEADER = 'X-Agent-Version';
+/** Says the caller confirmed a destructive, irreversible or confirmation-requiring operation (`confirm: true`). */
+export const CONFIRMATION_HEADER = 'X-Agent-Confirmation';
 const DEFAULT_API_KEY_HEADER = 'X-API-Key';
 
 export interface CallMetadata {
@@ -61,6 +63,10 @@ function buildMetadata(input: MetadataInput, chain: string | undefined): CallMet
   if (chain !== undefined) {
     headers[DELEGATION_HEADER] = chain;
     meta.delegationChain = chain;
+  }
+  if (options.confirm === true) {
+    headers[CONFIRMATION_HEADER] = 'true';
+    meta.confirm = true;
   }
   if (input.idempotency.key !== undefined) meta.idempotencyKey = input.idempotency.key;
   Object.assign(headers, input.idempotency.headers);

@@ -16,6 +16,8 @@ export interface EnvelopeMeta {
   version?: string;
   idempotencyKey?: string;
   delegationChain?: string;
+  /** The caller confirmed an operation that needs it (`X-Agent-Confirmation` where there are headers). */
+  confirm?: boolean;
 }
 
 export interface CallContext<B extends Binding = Binding> {
