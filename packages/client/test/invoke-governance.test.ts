@@ -91,7 +91,7 @@ describe('planInvocation', () => {
   test('the plan says when the operation needs confirmation, and why', () => {
     const plan = planInvocation(agent, 'book_flight');
     assert.equal(plan.requiresConfirmation, true);
-    assert.deepEqual(plan.confirmationReasons, ['sensitivity: destructive', 'requires human confirmation']);
+    assert.deepEqual(plan.confirmationReasons, ['sensitivity: destructive', 'requiresConfirmation']);
   });
 
   test('cycles are found, reported and broken', () => {
@@ -141,7 +141,7 @@ describe('confirmation', () => {
   for (const [operation, reason] of [
     ['book_flight', 'sensitivity: destructive'],
     ['cancel_booking', 'sensitivity: irreversible'],
-    ['change_seat', 'requires human confirmation'],
+    ['change_seat', 'requiresConfirmation'],
   ] as const) {
     test(`${operation} refuses to run without confirm: true, and sends nothing`, async () => {
       const error = await rejection(invoke({ agent }, {}, { operation, fetcher }));

@@ -92,7 +92,7 @@ export function confirmationReasons(spec: Operation | undefined): string[] {
   if (spec?.sensitivity === 'destructive' || spec?.sensitivity === 'irreversible') {
     reasons.push(`sensitivity: ${spec.sensitivity}`);
   }
-  if (spec?.requiresConfirmation === true) reasons.push('requires human confirmation');
+  if (spec?.requiresConfirmation === true) reasons.push('requiresConfirmation');
   return reasons;
 }
 
