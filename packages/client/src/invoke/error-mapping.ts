@@ -181,14 +181,16 @@ export function contextDetails(ctx: ErrorContext): AgentErrorDetails {
 }
 
 function classify(body: ErrorBody, status: number | undefined): ErrorClass {
-  if (body.jsonRpcCode !== undefined && Object.hasOwn(CLASS_BY_JSON_RPC, body.jsonRpcCode)) {
-    return CLASS_BY_JSON_RPC[body.jsonRpcCode]!;
-  }
-  // A problem's type URI often ends in the category (agent:// §9's example: `.../capability-not-found`).
+  // A named code says more than a JSON-RPC number: an MCP server answers an unknown tool with −32602 (invalid
+  // params) but can name it `operation_not_found` in the error's data. A problem's type URI often ends in the
+  // category too (agent:// §9's example: `.../capability-not-found`).
   for (const word of [body.code, lastSegment(body.type)]) {
     if (word === undefined) continue;
     const key = word.toLowerCase().replace(/[-_.\s]/g, '');
     if (Object.hasOwn(CLASS_BY_CODE, key)) return CLASS_BY_CODE[key]!;
+  }
+  if (body.jsonRpcCode !== undefined && Object.hasOwn(CLASS_BY_JSON_RPC, body.jsonRpcCode)) {
+    return CLASS_BY_JSON_RPC[body.jsonRpcCode]!;
   }
   if (status !== undefined && Object.hasOwn(CLASS_BY_STATUS, status)) return CLASS_BY_STATUS[status]!;
   return 'remote';

@@ -16,7 +16,7 @@ import {
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { SecureFetcher } from '../../fetch/types.js';
-import { type ErrorBody, readErrorText, readErrorValue } from '../error-body.js';
+import { type ErrorBody, readErrorBody, readErrorValue } from '../error-body.js';
 import {
   agentErrorFrom,
   contextDetails,
@@ -172,7 +172,8 @@ function outputOf(result: JsonObject, errors: ErrorContext): JsonValue {
   if (result['isError'] === true) {
     const body: ErrorBody = isObject(structured)
       ? readErrorValue(structured)
-      : readErrorText(textOf(content));
+      : // Servers that cannot attach structured content (the tool declares an output schema) send the problem as text.
+        readErrorBody(textOf(content), null);
     throw agentErrorFrom(body, errors);
   }
   if (structured !== undefined) return structured;
