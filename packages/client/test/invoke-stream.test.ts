@@ -14,6 +14,7 @@ import {
   invoke,
   invokeStream,
   RateLimitedError,
+  RemoteError,
   registerLocalAgent,
   TransportError,
 } from '../src/index.js';
@@ -59,6 +60,16 @@ before(async () => {
       writePieces(response, 'application/x-ndjson', ['{"n":1}\n{"n"', ':2}\r\n\n', '{"n":3}']),
     'POST /ndjson-broken': (_request, response) =>
       writePieces(response, 'application/x-ndjson', ['{"n":1}\n', 'not json\n', '{"n":3}\n']),
+    'POST /ndjson-messages': (_request, response) =>
+      writePieces(response, 'application/x-ndjson', [
+        '{"type":"chunk","data":1}\n{"type":"chunk","data":2}\n',
+        '{"type":"result","output":{"count":2}}\n',
+      ]),
+    'POST /ndjson-error': (_request, response) =>
+      writePieces(response, 'application/x-ndjson', [
+        '{"type":"chunk","data":1}\n',
+        '{"type":"error","error":{"type":"https://w3id.org/agentry/problems/busy","title":"Busy","status":503,"detail":"Try later."}}\n',
+      ]),
     'POST /json': (_request, response) => sendJson(response, 200, { text: 'once' }),
     'POST /endless': (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/x-ndjson' });
@@ -158,6 +169,30 @@ describe('NDJSON', () => {
   test('invoke() on an NDJSON answer returns every line', async () => {
     const result = await invoke({ agent: httpAgent('/ndjson') }, {}, { fetcher });
     assert.deepEqual(result.output, [{ n: 1 }, { n: 2 }, { n: 3 }]);
+  });
+
+  test('lines shaped as stream messages are chunk and result events; invoke() returns the result', async () => {
+    const events = await all(invokeStream({ agent: httpAgent('/ndjson-messages') }, {}, { fetcher }));
+    assert.deepEqual(events, [
+      { event: 'chunk', data: 1 },
+      { event: 'chunk', data: 2 },
+      { event: 'result', data: { count: 2 } },
+    ]);
+    const result = await invoke({ agent: httpAgent('/ndjson-messages') }, {}, { fetcher });
+    assert.deepEqual(result.output, { count: 2 });
+  });
+
+  test('an error message line ends the stream with the error it describes', async () => {
+    const seen: unknown[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const event of invokeStream({ agent: httpAgent('/ndjson-error') }, {}, { fetcher })) seen.push(event);
+      })(),
+    );
+    assert.deepEqual(seen, [{ event: 'chunk', data: 1 }]);
+    assert.ok(error instanceof RemoteError, String(error));
+    assert.equal(error.status, 503);
+    assert.match(error.message, /Try later/);
   });
 
   test('a line that is not JSON is a protocol TransportError quoting it', async () => {

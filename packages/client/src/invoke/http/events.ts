@@ -6,7 +6,7 @@
 import { readErrorValue } from '../error-body.js';
 import { agentErrorFrom, type ErrorContext, protocolError, transportErrorFrom } from '../error-mapping.js';
 import { AgentError } from '../errors.js';
-import { mediaTypeOf } from '../json.js';
+import { isObject, mediaTypeOf } from '../json.js';
 import { parseNdjson, StreamFormatError } from '../streams/ndjson.js';
 import { parseSse } from '../streams/sse.js';
 import { textChunks } from '../streams/text.js';
@@ -68,7 +68,14 @@ async function* ndjsonEvents(
   limit?: number,
 ): AsyncGenerator<InvokeEvent> {
   try {
-    for await (const data of parseNdjson(textChunks(response.body), limit)) yield { event: 'message', data };
+    for await (const data of parseNdjson(textChunks(response.body), limit)) {
+      // Lines in the shape of Agentry's stream messages (as over WebSocket) say what they are; others are data.
+      const kind = isObject(data) ? data['type'] : undefined;
+      if (kind === 'chunk' && isObject(data)) yield { event: 'chunk', data: data['data'] ?? null };
+      else if (kind === 'result' && isObject(data)) yield { event: 'result', data: data['output'] ?? null };
+      else if (kind === 'error' && isObject(data)) throw agentErrorFrom(readErrorValue(data['error'] ?? data), ctx);
+      else yield { event: 'message', data };
+    }
   } catch (error) {
     throw streamError(error, ctx);
   }
