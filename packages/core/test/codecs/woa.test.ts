@@ -295,6 +295,21 @@ describe('WoA: detection', () => {
 });
 
 describe('WoA: emitting', () => {
+  test('an operation without schemas does not inherit the first operation\'s when read back', () => {
+    const twoOps = agent({
+      operations: [
+        { name: 'default', input: { type: 'object', properties: { text: { type: 'string' } } } },
+        { name: 'ping', description: 'Takes nothing.' },
+      ],
+    });
+    const { document, parsed } = roundTrip([twoOps]);
+    const written = ((document['agents'] as JsonObject[])[0]!['operations'] as JsonObject[])[1]!;
+    assert.deepEqual(written['inputs'], {});
+    const ping = parsed.agents[0]!.operations.find((op) => op.name === 'ping')!;
+    assert.equal(ping.input, undefined);
+    assert.equal(ping.output, undefined);
+  });
+
   test('a multi-agent document with every required field', () => {
     const second = agent({ id: 'shout', name: 'Shout' });
     const { document, parsed } = roundTrip([agent(), second]);

@@ -17,6 +17,7 @@ import {
 import { toWoaSchema } from './schemas.js';
 
 const OBJECT_SCHEMA: JsonObject = { type: 'object' };
+const ANY_SCHEMA: JsonObject = {};
 
 export function emitWoa(agents: readonly Agent[], options: EmitOptions): EmitOne {
   const issues = new IssueCollector('WoA');
@@ -185,10 +186,12 @@ function emitOperations(
     // Descriptions are required in WoA; the title or name stands in for a missing one.
     const out: JsonObject = { name: op.name, description: op.description ?? op.title ?? op.name };
     if (index > 0) {
-      const inputs = schemaOf(agent, op, 'input', `${at}/inputs`, context);
-      if (inputs !== undefined && !jsonEqual(inputs, agentLevel.inputs)) out['inputs'] = inputs;
-      const outputs = schemaOf(agent, op, 'output', `${at}/outputs`, context);
-      if (outputs !== undefined && !jsonEqual(outputs, agentLevel.outputs)) out['outputs'] = outputs;
+      // An operation without a schema would inherit the agent-level one (the first operation's): `{}` says
+      // it has none.
+      const inputs = schemaOf(agent, op, 'input', `${at}/inputs`, context) ?? ANY_SCHEMA;
+      if (!jsonEqual(inputs, agentLevel.inputs)) out['inputs'] = inputs;
+      const outputs = schemaOf(agent, op, 'output', `${at}/outputs`, context) ?? ANY_SCHEMA;
+      if (!jsonEqual(outputs, agentLevel.outputs)) out['outputs'] = outputs;
     }
     const extensions = op.extensions?.['woa'];
     if (extensions !== undefined) {

@@ -206,8 +206,9 @@ function readOperations(
     seen.add(name);
     const operation: Operation = { name };
     if (description !== undefined) operation.description = description;
-    const input = inputOverride ?? inputs;
-    const output = outputOverride ?? outputs;
+    // An override of `{}` says the operation takes (or gives) anything: it has no schema of its own.
+    const input = isEmptySchema(inputOverride) ? undefined : (inputOverride ?? inputs);
+    const output = isEmptySchema(outputOverride) ? undefined : (outputOverride ?? outputs);
     if (input !== undefined) operation.input = input;
     if (output !== undefined) operation.output = output;
     const unknown = op.rest(OPERATION_FIELDS);
@@ -236,4 +237,8 @@ function agentExtensions(reader: ObjectReader, context: DocumentContext): JsonOb
   if (context.documentExtras !== undefined)
     out[DOCUMENT_EXTRAS_KEY] = copyJson(context.documentExtras) as JsonObject;
   return Object.keys(out).length === 0 ? undefined : out;
+}
+
+function isEmptySchema(schema: JsonSchema | undefined): boolean {
+  return typeof schema === 'object' && Object.keys(schema).length === 0;
 }
