@@ -169,7 +169,9 @@ describe('confirmation', () => {
     const strict: Agent = {
       ...agent,
       operations: [...agent.operations, { name: 'rebook' }],
-      bindings: [{ kind: 'http', url: `${server.origin}/api/rebook`, method: 'POST', operations: ['rebook'] }],
+      bindings: [
+        { kind: 'http', url: `${server.origin}/api/rebook`, method: 'POST', operations: ['rebook'] },
+      ],
     };
     server.routes.set('POST /api/rebook', (_request, response) =>
       sendJson(response, 428, {

@@ -186,7 +186,8 @@ describe('NDJSON', () => {
     const seen: unknown[] = [];
     const error = await rejection(
       (async () => {
-        for await (const event of invokeStream({ agent: httpAgent('/ndjson-error') }, {}, { fetcher })) seen.push(event);
+        for await (const event of invokeStream({ agent: httpAgent('/ndjson-error') }, {}, { fetcher }))
+          seen.push(event);
       })(),
     );
     assert.deepEqual(seen, [{ event: 'chunk', data: 1 }]);

@@ -17,8 +17,8 @@ import {
   AgentError,
   type AgentErrorDetails,
   AgentNotFoundError,
-  ConfirmationRequiredError,
   AuthRequiredError,
+  ConfirmationRequiredError,
   ForbiddenError,
   InvalidInputError,
   OperationNotFoundError,
@@ -124,7 +124,9 @@ export function agentErrorFrom(
 /** The reasons a 428 problem gives (`reasons: [...]`, as Agentry hosts send), else none. */
 function confirmationReasonsOf(body: ErrorBody): string[] {
   const reasons = (body.body as { reasons?: unknown } | undefined)?.reasons;
-  return Array.isArray(reasons) ? reasons.filter((reason): reason is string => typeof reason === 'string') : [];
+  return Array.isArray(reasons)
+    ? reasons.filter((reason): reason is string => typeof reason === 'string')
+    : [];
 }
 
 /** The AWP surface's recovery instruction for an error code (`errors[code].recovery`). */

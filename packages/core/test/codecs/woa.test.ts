@@ -295,7 +295,7 @@ describe('WoA: detection', () => {
 });
 
 describe('WoA: emitting', () => {
-  test('an operation without schemas does not inherit the first operation\'s when read back', () => {
+  test("an operation without schemas does not inherit the first operation's when read back", () => {
     const twoOps = agent({
       operations: [
         { name: 'default', input: { type: 'object', properties: { text: { type: 'string' } } } },

@@ -38,6 +38,8 @@ export interface CallRequest {
   /** The caller reads partial results (SSE, NDJSON, WebSocket `stream: true`). */
   stream: boolean;
   signal?: AbortSignal;
+  /** The caller's network address, when the transport knows it: anonymous callers are rate limited by it. */
+  clientAddress?: string;
 }
 
 export type StreamEvent =
@@ -65,4 +67,9 @@ export interface HostRuntime {
   readonly baseUrl: string;
   agents(): readonly HostedAgent[];
   call(request: CallRequest): Promise<CallOutcome>;
+  /**
+   * The host's own web handler, for transports that follow a call over HTTP in process (the MCP server polls a
+   * deferred task's `GET /tasks/{id}` through it). Set by `createHost`.
+   */
+  fetch?(request: Request): Promise<Response>;
 }

@@ -73,7 +73,8 @@ async function* ndjsonEvents(
       const kind = isObject(data) ? data['type'] : undefined;
       if (kind === 'chunk' && isObject(data)) yield { event: 'chunk', data: data['data'] ?? null };
       else if (kind === 'result' && isObject(data)) yield { event: 'result', data: data['output'] ?? null };
-      else if (kind === 'error' && isObject(data)) throw agentErrorFrom(readErrorValue(data['error'] ?? data), ctx);
+      else if (kind === 'error' && isObject(data))
+        throw agentErrorFrom(readErrorValue(data['error'] ?? data), ctx);
       else yield { event: 'message', data };
     }
   } catch (error) {

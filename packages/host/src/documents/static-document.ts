@@ -1,0 +1,89 @@
+/**
+ * A document the host serves as it was built: immutable bytes per media type, a strong ETag per representation
+ * (a hash of the media type and the bytes), `Last-Modified`, `Cache-Control`, and the conditional-request rules of
+ * RFC 9110 §13 (`If-None-Match` first, else `If-Modified-Since`) answering 304 when the caller's copy is current.
+ */
+import { createHash } from 'node:crypto';
+import { negotiate } from '../http/accept.js';
+
+export interface Representation {
+  readonly mediaType: string;
+  readonly body: Uint8Array;
+  readonly etag: string;
+}
+
+export interface StaticDocument {
+  /** The first is the default; several mean the media type is negotiated (`Vary: Accept`). */
+  readonly representations: readonly Representation[];
+  readonly lastModified: Date;
+  readonly cacheControl: string;
+}
+
+const encoder = new TextEncoder();
+
+export function representation(mediaType: string, content: string | Uint8Array): Representation {
+  const body = typeof content === 'string' ? encoder.encode(content) : content;
+  const hash = createHash('sha256').update(mediaType).update('\n').update(body).digest('base64url');
+  return { mediaType, body, etag: `"${hash.slice(0, 32)}"` };
+}
+
+export function jsonDocument(
+  value: unknown,
+  mediaTypes: readonly string[],
+  lastModified: Date,
+  cacheControl: string,
+): StaticDocument {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  return {
+    representations: mediaTypes.map((mediaType) => representation(mediaType, text)),
+    lastModified,
+    cacheControl,
+  };
+}
+
+/** The answer to a GET or HEAD of `document`. */
+export function serveDocument(document: StaticDocument, request: Request): Response {
+  const negotiated = document.representations.length > 1;
+  const offered = document.representations.map((item) => item.mediaType);
+  // An Accept no representation satisfies still gets the default: documents are read by many kinds of client.
+  const chosenType = negotiated
+    ? (negotiate(request.headers.get('accept'), offered) ?? offered[0])
+    : offered[0];
+  const chosen = document.representations.find((item) => item.mediaType === chosenType)!;
+  const headers = new Headers({
+    etag: chosen.etag,
+    'last-modified': document.lastModified.toUTCString(),
+    'cache-control': document.cacheControl,
+    // Discovery documents are public: any web page may read them.
+    'access-control-allow-origin': '*',
+    'x-content-type-options': 'nosniff',
+  });
+  if (negotiated) headers.set('vary', 'Accept');
+  if (isNotModified(request.headers, chosen.etag, document.lastModified)) {
+    return new Response(null, { status: 304, headers });
+  }
+  headers.set('content-type', withCharset(chosen.mediaType));
+  headers.set('content-length', String(chosen.body.byteLength));
+  const body = request.method === 'HEAD' ? null : chosen.body;
+  return new Response(body, { status: 200, headers });
+}
+
+/** RFC 9110 §13.1.2/§13.1.3: If-None-Match (weak comparison) wins over If-Modified-Since. */
+export function isNotModified(headers: Headers, etag: string, lastModified: Date): boolean {
+  const ifNoneMatch = headers.get('if-none-match');
+  if (ifNoneMatch !== null) {
+    if (ifNoneMatch.trim() === '*') return true;
+    const opaque = etag.replace(/^W\//, '');
+    return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === opaque);
+  }
+  const ifModifiedSince = headers.get('if-modified-since');
+  if (ifModifiedSince === null) return false;
+  const since = Date.parse(ifModifiedSince);
+  if (Number.isNaN(since)) return false;
+  // HTTP dates have whole seconds.
+  return Math.floor(lastModified.getTime() / 1000) <= Math.floor(since / 1000);
+}
+
+function withCharset(mediaType: string): string {
+  return mediaType.startsWith('text/') ? `${mediaType}; charset=utf-8` : mediaType;
+}

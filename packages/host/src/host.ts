@@ -1,0 +1,314 @@
+/**
+ * `createHost`: serve agent definitions at a base URL as one web-standard handler, `fetch(Request) => Response`,
+ * with every discovery document, every invocation route, deferred tasks and the MCP endpoint. Adapters put it on
+ * Node's http server, Hono or Express (./adapters).
+ */
+import { createSecureFetcher } from '@agentry/client';
+import type { AgentDefinition } from './define/types.js';
+import { buildDocuments, type CardSigning, type DocumentTable } from './documents/build.js';
+import { problems } from './errors.js';
+import { DEFAULT_BODY_LIMIT } from './http/body.js';
+import type { CallerInfo } from './http/invoke-routes.js';
+import { problemResponse } from './http/problem-response.js';
+import { createRouter, type WebHandler } from './http/router.js';
+import { consoleLogger, errorDetails, type HostLogger } from './logger.js';
+import { createMcpHandler } from './mcp/server.js';
+import { hostedAgent } from './model/hosted-agent.js';
+import { type AuthConfig, type Authenticator, createAuthenticator } from './policies/auth.js';
+import { createIdempotencyStore, type IdempotencyStoreOptions } from './policies/idempotency.js';
+import { createRateLimiter, parseRateLimit, type RateLimiterOptions } from './policies/rate-limit.js';
+import { createRuntime, type Runtime } from './runtime/runtime.js';
+import type { HostRuntime } from './runtime/types.js';
+import { createCardSigner } from './signing/card-signature.js';
+import type { SigningConfig } from './signing/keys.js';
+import {
+  type CallbackFetch,
+  type CallbackOptions,
+  SIGNATURE_HEADER,
+  signCallback,
+} from './tasks/callbacks.js';
+import { createTaskStore, type TaskRecord, taskRepresentation } from './tasks/task-store.js';
+
+export interface HostOptions {
+  agents: readonly AgentDefinition[];
+  /** The public base URL documents link to (`https://agents.example.com`, or with a path prefix). */
+  baseUrl: string;
+  /** The agent single-agent formats (AWP, A2A, `/capabilities`) describe; default the first. */
+  primary?: string;
+  /** Credentials the host accepts; operations that need them say so (`authRequired`, `security`). */
+  auth?: AuthConfig;
+  /** Rate limits: operations' own `rateLimit`, and `default` for the others. */
+  rateLimits?: Omit<RateLimiterOptions, 'now'>;
+  /** Idempotency keys (AWP contracts, `Idempotency-Key`); `false` turns them off. */
+  idempotency?: Omit<IdempotencyStoreOptions, 'now'> | false;
+  tasks?: {
+    /** How long a finished task stays readable (default 1 hour). */
+    ttlMs?: number;
+    maxTasks?: number;
+    /** The `Retry-After` suggested to pollers (default 1 s). */
+    retryAfterSeconds?: number;
+    /** Signed callbacks when a task ends (callers ask with `X-Callback-URL`). */
+    callbacks?: CallbackOptions;
+  };
+  /** Sign the A2A card and serve `/.well-known/jwks.json`. */
+  signing?: SigningConfig;
+  limits?: { /** Largest request body (default 1 MiB). */ bodyBytes?: number };
+  /** `Cache-Control` of the documents (default `public, max-age=300`). */
+  cacheControl?: string;
+  /** `Last-Modified` of the documents (default: when the newest definition was made). */
+  lastModified?: Date;
+  /** Serve MCP at `/mcp` (default true). */
+  mcp?: boolean;
+  /** Advertise `wss` bindings at `/agents/{id}/ws` (serveNode then accepts WebSocket upgrades); default false. */
+  webSocket?: boolean | { baseUrl: string };
+  /** Check outputs against their schemas (default true): a failing output is a 500, logged. */
+  validateOutput?: boolean;
+  logger?: HostLogger;
+}
+
+export interface Host {
+  /** The web-standard handler; `caller.clientAddress` lets anonymous callers be rate limited by address. */
+  fetch(request: Request, caller?: CallerInfo): Promise<Response>;
+  readonly runtime: HostRuntime;
+  readonly baseUrl: string;
+  /** Whether WebSocket bindings are advertised (adapters accept upgrades then). */
+  readonly webSocket: boolean;
+  /** Cancels running tasks and releases what the host holds. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_CACHE_CONTROL = 'public, max-age=300';
+
+export function createHost(options: HostOptions): Host {
+  const baseUrl = normalizedBase(options.baseUrl);
+  const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  const logger = options.logger ?? consoleLogger;
+  const definitions = checkedDefinitions(options.agents);
+  const authenticator: Authenticator | undefined =
+    options.auth === undefined ? undefined : createAuthenticator(options.auth);
+  const webSocketBaseUrl = webSocketBase(options.webSocket, baseUrl);
+  const mcpOn = options.mcp ?? true;
+  const entries = definitions.map((definition) => ({
+    definition,
+    agent: hostedAgent(definition, {
+      baseUrl,
+      mcp: mcpOn,
+      ...(webSocketBaseUrl === undefined ? {} : { webSocketBaseUrl }),
+      ...(authenticator === undefined ? {} : { authenticator }),
+    }),
+  }));
+  checkPolicies(
+    entries.map((entry) => entry.agent),
+    options,
+  );
+  const primary = entries.find((entry) => entry.definition.id === (options.primary ?? definitions[0]!.id));
+  if (primary === undefined)
+    throw new TypeError(`The primary agent "${options.primary}" is not among the agents.`);
+
+  const closing = new AbortController();
+  const tasks = createTaskStore({
+    ...(options.tasks?.ttlMs === undefined ? {} : { ttlMs: options.tasks.ttlMs }),
+    ...(options.tasks?.maxTasks === undefined ? {} : { maxTasks: options.tasks.maxTasks }),
+  });
+  const retryAfterSeconds = options.tasks?.retryAfterSeconds ?? 1;
+  const callbacks = createCallbackSender(options.tasks?.callbacks, logger, closing.signal);
+  const runtime: Runtime = createRuntime({
+    baseUrl,
+    basePath,
+    agents: entries,
+    ...(authenticator === undefined ? {} : { authenticator }),
+    // Operations' own `rateLimit` applies whether or not a default is configured.
+    rateLimiter: createRateLimiter(options.rateLimits ?? {}),
+    ...(options.idempotency === false
+      ? {}
+      : { idempotency: createIdempotencyStore(options.idempotency ?? {}) }),
+    tasks,
+    taskRetryAfterSeconds: retryAfterSeconds,
+    callbacksEnabled: callbacks !== undefined,
+    ...(callbacks === undefined ? {} : { onTaskFinished: callbacks.send }),
+    logger,
+    validateOutput: options.validateOutput ?? true,
+    closing: closing.signal,
+  });
+
+  const lastModified = options.lastModified ?? newest(definitions.map((definition) => definition.definedAt));
+  const documents: Promise<DocumentTable> = (async () => {
+    let signing: CardSigning | undefined;
+    if (options.signing !== undefined) {
+      const signer = await createCardSigner({ jku: `${baseUrl}/.well-known/jwks.json`, ...options.signing });
+      signing = { sign: (card) => signer.sign(card) as Promise<typeof card>, jwks: () => signer.jwks() };
+    }
+    return buildDocuments({
+      baseUrl,
+      agents: entries.map((entry) => entry.agent),
+      primary: primary.agent,
+      lastModified,
+      cacheControl: options.cacheControl ?? DEFAULT_CACHE_CONTROL,
+      logger,
+      tasks: entries.some((entry) => entry.agent.operations.some((op) => op.executionModel === 'async')),
+      ...(signing === undefined ? {} : { signing }),
+    });
+  })();
+  // Requests await the table; a failure to build it is reported once here and as a 500 to each request.
+  documents.catch((error: unknown) => logger.error('The documents could not be built.', errorDetails(error)));
+
+  const mcpHandlers = new Map<string, WebHandler>();
+  let fetchHandler: Host['fetch'];
+  const mcp = (agentId: string | undefined): WebHandler | undefined => {
+    if (!mcpOn) return undefined;
+    const key = agentId ?? '';
+    let handler = mcpHandlers.get(key);
+    if (handler === undefined) {
+      handler = createMcpHandler(runtime, {
+        tasks: { fetch: (request) => fetchHandler(request) },
+        ...(agentId === undefined ? {} : { agentId }),
+      });
+      mcpHandlers.set(key, handler);
+    }
+    return handler;
+  };
+
+  const route = createRouter({
+    runtime,
+    baseUrl,
+    basePath,
+    bodyLimit: options.limits?.bodyBytes ?? DEFAULT_BODY_LIMIT,
+    tasks,
+    ...(authenticator === undefined ? {} : { authenticator }),
+    retryAfterSeconds,
+    documents: () => documents,
+    mcp,
+    webSocket: webSocketBaseUrl !== undefined,
+  });
+
+  fetchHandler = async (request, caller = {}) => {
+    try {
+      return await route(request, caller);
+    } catch (error) {
+      logger.error(`${request.method} ${new URL(request.url).pathname} failed.`, errorDetails(error));
+      return problemResponse(problems.internal());
+    }
+  };
+  runtime.fetch = (request) => fetchHandler(request);
+
+  return {
+    fetch: (request, caller) => fetchHandler(request, caller),
+    runtime,
+    baseUrl,
+    webSocket: webSocketBaseUrl !== undefined,
+    async close() {
+      closing.abort(new Error('The host is closing.'));
+      tasks.close();
+      await callbacks?.close();
+    },
+  };
+}
+
+function normalizedBase(text: string): string {
+  if (!URL.canParse(text)) throw new TypeError(`baseUrl "${text}" is not an absolute URL.`);
+  const url = new URL(text);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new TypeError(`baseUrl "${text}" must be an http(s) URL.`);
+  }
+  if (url.search !== '' || url.hash !== '')
+    throw new TypeError(`baseUrl "${text}" must have no query or fragment.`);
+  return url.href.replace(/\/+$/, '');
+}
+
+function webSocketBase(option: HostOptions['webSocket'], baseUrl: string): string | undefined {
+  if (option === undefined || option === false) return undefined;
+  if (typeof option === 'object') return option.baseUrl.replace(/\/+$/, '');
+  return baseUrl.replace(/^http/, 'ws');
+}
+
+function checkedDefinitions(agents: readonly AgentDefinition[]): readonly AgentDefinition[] {
+  if (agents.length === 0) throw new TypeError('A host needs at least one agent.');
+  const seen = new Set<string>();
+  for (const definition of agents) {
+    if (typeof definition?.id !== 'string' || !(definition.operations instanceof Map)) {
+      throw new TypeError('Every agent must be made with defineAgent().');
+    }
+    if (seen.has(definition.id)) throw new TypeError(`Two agents have the id "${definition.id}".`);
+    seen.add(definition.id);
+  }
+  return agents;
+}
+
+/** Mistakes in policies stop the host at start, not at the first call that meets them. */
+function checkPolicies(agents: readonly import('@agentry/core').Agent[], options: HostOptions): void {
+  const limits = [
+    options.rateLimits?.default,
+    ...agents.flatMap((agent) => agent.operations.map((op) => op.rateLimit)),
+  ];
+  for (const limit of limits) {
+    if (limit !== undefined && parseRateLimit(limit) === undefined) {
+      throw new TypeError(
+        `Rate limit "${limit}" cannot be read; write it as "30/minute", "5/second", "1000/day".`,
+      );
+    }
+  }
+  if (options.auth === undefined) {
+    for (const agent of agents) {
+      for (const op of agent.operations) {
+        if (op.authRequired === true || (op.security !== undefined && op.security.length > 0)) {
+          throw new TypeError(
+            `Operation "${op.name}" of agent "${agent.id}" requires authentication, but the host has no auth configuration: pass auth (apiKeys or jwt) to createHost.`,
+          );
+        }
+      }
+    }
+  }
+}
+
+function newest(dates: readonly Date[]): Date {
+  return new Date(Math.max(...dates.map((date) => date.getTime())));
+}
+
+interface CallbackSender {
+  send(task: TaskRecord): void;
+  close(): Promise<void>;
+}
+
+function createCallbackSender(
+  options: CallbackOptions | undefined,
+  logger: HostLogger,
+  closing: AbortSignal,
+): CallbackSender | undefined {
+  if (options === undefined) return undefined;
+  const ownFetcher = options.fetch === undefined ? createSecureFetcher() : undefined;
+  const send: CallbackFetch =
+    options.fetch ??
+    (async (url, init) => {
+      const { response } = await ownFetcher!.fetch(url, { ...init, cacheMode: 'no-store' });
+      return { status: response.status };
+    });
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const pending = new Set<Promise<void>>();
+  return {
+    send(task) {
+      if (task.callbackUrl === undefined) return;
+      const url = task.callbackUrl;
+      const body = JSON.stringify(taskRepresentation(task));
+      const headers = {
+        'content-type': 'application/json',
+        [SIGNATURE_HEADER]: signCallback(options.secret, body, Math.floor(Date.now() / 1000)),
+        'x-task-id': task.id,
+      };
+      const signal = AbortSignal.any([closing, AbortSignal.timeout(timeoutMs)]);
+      const delivery = send(url, { method: 'POST', headers, body, signal })
+        .then((answer) => {
+          if (answer.status >= 300)
+            logger.warn(`The callback for task ${task.id} was answered ${answer.status}.`, { url });
+        })
+        .catch((error: unknown) => {
+          logger.warn(`The callback for task ${task.id} failed.`, { url, ...errorDetails(error) });
+        })
+        .finally(() => pending.delete(delivery));
+      pending.add(delivery);
+    },
+    async close() {
+      await Promise.allSettled([...pending]);
+      await ownFetcher?.close();
+    },
+  };
+}

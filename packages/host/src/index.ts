@@ -1,0 +1,55 @@
+/** @agentry/host: define agents once in TypeScript and serve them in every format, with invocation. */
+export { type ExpressNext, type ExpressRequestLike, expressHandler } from './adapters/express.js';
+export { type HonoContextLike, honoHandler } from './adapters/hono.js';
+export { type NodeServer, nodeRequestListener, type ServeNodeOptions, serveNode } from './adapters/node.js';
+export { AgentDefinitionError, defineAgent } from './define/define-agent.js';
+export {
+  DEFAULT_CONVERTERS,
+  type InputOf,
+  isStandardSchema,
+  SchemaConversionError,
+  type SchemaConverter,
+  type SchemaSide,
+  type SchemaSource,
+  type StandardSchemaV1,
+  standardJsonSchemaConverter,
+  toJsonSchema,
+  toJsonSchemaMethodConverter,
+} from './define/schema.js';
+export type {
+  AgentDefinition,
+  AgentDefinitionInput,
+  DefinedOperation,
+  HandlerContext,
+  OperationDefinition,
+  OperationHandler,
+} from './define/types.js';
+export { HostError, PROBLEM_TYPE_BASE, type ProblemInit, problem } from './errors.js';
+export { createHost, type Host, type HostOptions } from './host.js';
+export type { CallerInfo } from './http/invoke-routes.js';
+export { PROBLEM_MEDIA_TYPE } from './http/problem-response.js';
+export { consoleLogger, type HostLogger } from './logger.js';
+export { hostedAgent, INVOKE_PATH } from './model/hosted-agent.js';
+export type { AuthConfig, Principal } from './policies/auth.js';
+export { CONFIRMATION_HEADER } from './policies/confirmation.js';
+export { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './policies/idempotency.js';
+export { SESSION_HEADER, TASK_HEADER } from './runtime/runtime.js';
+export type {
+  CallOutcome,
+  CallRequest,
+  CallTransport,
+  HostedAgent,
+  HostRuntime,
+  Problem,
+  ProblemFailure,
+  StreamEvent,
+} from './runtime/types.js';
+export {
+  CALLBACK_HEADER,
+  type CallbackFetch,
+  type CallbackOptions,
+  SIGNATURE_HEADER,
+  signCallback,
+  verifyCallbackSignature,
+} from './tasks/callbacks.js';
+export type { TaskStatus } from './tasks/task-store.js';

@@ -1,0 +1,54 @@
+/**
+ * Checking inputs before a handler runs and outputs after: a Standard Schema validator where the operation was
+ * defined with one (its parsed value is what the handler gets), else the operation's JSON Schema (core's ajv).
+ * Every failure carries the JSON pointer of the offending value.
+ */
+import { compileSchema, type JsonSchema, type JsonValue } from '@agentry/core';
+import type { StandardIssue } from '../define/schema.js';
+import type { DefinedOperation } from '../define/types.js';
+import type { ProblemFailure } from './types.js';
+
+export type Checked = { ok: true; value: unknown } | { ok: false; failures: ProblemFailure[] };
+
+/**
+ * What a call without a body means: `{}` when the schema takes an empty object (an operation whose parameters are
+ * all optional), else `null` (an operation that takes nothing).
+ */
+export function absentInput(schema: JsonSchema | undefined): JsonValue {
+  if (schema === undefined) return null;
+  return compileSchema(schema)({}).length === 0 ? {} : null;
+}
+
+export async function checkInput(op: DefinedOperation, input: unknown): Promise<Checked> {
+  const validator = op.inputValidator;
+  if (validator !== undefined) {
+    const result = await validator['~standard'].validate(input);
+    if (result.issues === undefined) return { ok: true, value: result.value };
+    return { ok: false, failures: result.issues.map(failureOf) };
+  }
+  return checkJson(op.spec.input, input);
+}
+
+export function checkJson(schema: JsonSchema | undefined, value: unknown): Checked {
+  if (schema === undefined) return { ok: true, value };
+  const errors = compileSchema(schema)(value);
+  if (errors.length === 0) return { ok: true, value };
+  return {
+    ok: false,
+    failures: errors.map((error) => ({
+      pointer: error.pointer,
+      detail: error.message,
+      keyword: error.keyword,
+    })),
+  };
+}
+
+function failureOf(issue: StandardIssue): ProblemFailure {
+  const segments = (issue.path ?? []).map((segment) =>
+    typeof segment === 'object' && segment !== null ? segment.key : segment,
+  );
+  const pointer = segments
+    .map((segment) => `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`)
+    .join('');
+  return { pointer, detail: issue.message };
+}

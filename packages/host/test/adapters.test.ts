@@ -1,0 +1,112 @@
+/** The Hono and Express adapters each serve a document and an invocation, on real loopback servers. */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { readDocument } from '@agentry/core';
+import express from 'express';
+import { Hono } from 'hono';
+import { createHost, expressHandler, type Host, honoHandler, nodeRequestListener } from '../src/index.js';
+import { clockAgent, textAgent } from './fixtures/agents.js';
+import { memoryLogger } from './support.js';
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function close(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((done) => server.close(() => done()));
+}
+
+describe('Hono', () => {
+  let server: Server;
+  let host: Host;
+  let url: string;
+  before(async () => {
+    server = createServer();
+    url = await listen(server);
+    host = createHost({ agents: [textAgent()], baseUrl: url, logger: memoryLogger() });
+    const app = new Hono();
+    app.get('/hello', (c) => c.text('hello'));
+    app.all('*', honoHandler(host));
+    // Hono apps are fetch handlers too: a host serves them through its own Node listener's shape.
+    server.on('request', (incoming, outgoing) => {
+      nodeRequestListener({ ...host, fetch: async (request) => app.fetch(request) })(incoming, outgoing);
+    });
+  });
+  after(async () => {
+    await host.close();
+    await close(server);
+  });
+
+  test('serves a document and an invocation beside its own routes', async () => {
+    const card = await fetch(`${url}/agents/text/card`);
+    assert.equal(card.headers.get('content-type'), 'application/td+json');
+    assert.equal(readDocument(await card.json()).format, 'td');
+    const result = await fetch(`${url}/agents/text/operations/summarize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'x y' }),
+    });
+    assert.deepEqual(await result.json(), { summary: 'x y', words: 2 });
+    assert.equal(await (await fetch(`${url}/hello`)).text(), 'hello');
+  });
+});
+
+describe('Express', () => {
+  let server: Server;
+  let host: Host;
+  let url: string;
+  before(async () => {
+    const app = express();
+    server = createServer(app);
+    url = await listen(server);
+    host = createHost({
+      agents: [clockAgent(), textAgent()],
+      baseUrl: `${url}/agents-host`,
+      logger: memoryLogger(),
+    });
+    app.use(express.json());
+    app.use('/agents-host', expressHandler(host));
+    app.get('/agents-host/own', (_request, response) => {
+      response.send('own route');
+    });
+  });
+  after(async () => {
+    await host.close();
+    await close(server);
+  });
+
+  test('serves a document under its mount path', async () => {
+    const response = await fetch(`${url}/agents-host/.well-known/agents.json`);
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), {
+      agents: {
+        clock: `${url}/agents-host/agents/clock/agent.json`,
+        text: `${url}/agents-host/agents/text/agent.json`,
+      },
+    });
+  });
+
+  test('serves an invocation whose body express.json() already read', async () => {
+    const response = await fetch(`${url}/agents-host/agents/text/invoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ operation: 'echo', input: { value: 'hi' } }),
+    });
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { value: 'hi', sessionId: null, transport: 'envelope' });
+  });
+
+  test('passes requests it has no route for to the next middleware', async () => {
+    assert.equal(await (await fetch(`${url}/agents-host/own`)).text(), 'own route');
+    const unknownAgent = await fetch(`${url}/agents-host/agents/ghost/invoke`, {
+      method: 'POST',
+      body: '{}',
+    });
+    assert.equal(unknownAgent.status, 404);
+    assert.equal(unknownAgent.headers.get('content-type'), 'application/problem+json');
+  });
+});
