@@ -172,11 +172,20 @@ export async function writeResponse(
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   if (options.close === true) headers['connection'] = 'close';
-  outgoing.writeHead(response.status, headers);
   if (response.body === null) {
+    outgoing.writeHead(response.status, headers);
     outgoing.end();
     return;
   }
+  if (!isStream(response)) {
+    // Documents and JSON answers are whole when the handler returns: one write, with their length.
+    const body = Buffer.from(await response.arrayBuffer());
+    headers['content-length'] = String(body.byteLength);
+    outgoing.writeHead(response.status, headers);
+    outgoing.end(body);
+    return;
+  }
+  outgoing.writeHead(response.status, headers);
   // Streams start at once, so that the first event is not held back by Node's buffering.
   outgoing.flushHeaders();
   const reader = (response.body as unknown as NodeReadableStream<Uint8Array>).getReader();
@@ -207,6 +216,12 @@ export async function writeResponse(
   } finally {
     outgoing.off('close', stop);
   }
+}
+
+/** Answers whose body is produced over time (SSE, NDJSON), written as it comes rather than whole. */
+function isStream(response: Response): boolean {
+  const type = response.headers.get('content-type') ?? '';
+  return /^(text\/event-stream|application\/(x-)?ndjson)\b/i.test(type);
 }
 
 function urlOf(server: Server): string {

@@ -3,6 +3,7 @@
  * host promises: resolve the agent and operation → confirmation (428) → auth (401/403) → rate limit (429) →
  * input (400) → idempotency (replay/409) → run (sync, stream or deferred task) → idempotency commit.
  */
+
 import type { Agent, JsonValue } from '@agentry/core';
 import type { AgentDefinition, HandlerContext } from '../define/types.js';
 import { problem, problems } from '../errors.js';
@@ -20,6 +21,7 @@ import type { RateLimiter } from '../policies/rate-limit.js';
 import { CALLBACK_HEADER, isCallbackUrl } from '../tasks/callbacks.js';
 import type { TaskRecord, TaskStore } from '../tasks/task-store.js';
 import { isAsyncIterable, type RunSettings, runToOutput, start, streamEvents } from './run.js';
+import { type LinkedSignal, linkSignals } from './signals.js';
 import type { CallOutcome, CallRequest, HostedAgent, HostRuntime, Problem, StreamEvent } from './types.js';
 import { absentInput, checkInput } from './validation.js';
 
@@ -154,7 +156,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
           withRetryAfter(headers, options.taskRetryAfterSeconds),
         );
       }
-      const signal = AbortSignal.any([task.controller.signal, options.closing]);
+      const { signal, release } = linkSignals(task.controller.signal, options.closing);
       const context: HandlerContext = {
         ...contextBase,
         taskId: task.id,
@@ -165,6 +167,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       };
       task.status = 'running';
       void runToOutput(op, start(op, checked.value, context), signal, settings).then((finished) => {
+        release();
         const ended = options.tasks.finish(
           task.id,
           finished.ok ? { output: finished.output } : { problem: finished.problem },
@@ -183,8 +186,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       };
     }
 
-    const signal =
-      request.signal === undefined ? options.closing : AbortSignal.any([request.signal, options.closing]);
+    const linked = request.signal === undefined ? undefined : linkSignals(request.signal, options.closing);
+    const signal = linked?.signal ?? options.closing;
     const context: HandlerContext = {
       ...contextBase,
       ...optional('taskId', request.headers.get(TASK_HEADER) ?? undefined),
@@ -193,10 +196,15 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     };
     const started = start(op, checked.value, context);
     if (request.stream && 'returned' in started && isAsyncIterable(started.returned)) {
-      const events = streamEvents(op, started.returned, signal, settings);
+      const events = released(streamEvents(op, started.returned, signal, settings), linked);
       return { kind: 'stream', events: claim === undefined ? events : committing(events, claim), headers };
     }
-    const finished = await runToOutput(op, started, signal, settings);
+    let finished: Awaited<ReturnType<typeof runToOutput>>;
+    try {
+      finished = await runToOutput(op, started, signal, settings);
+    } finally {
+      linked?.release();
+    }
     if (finished.ok) {
       claim?.commit(storedJson(200, [], finished.output));
       return { kind: 'result', output: finished.output, headers };
@@ -280,6 +288,15 @@ function replayed(response: StoredResponse, headers: Headers): CallOutcome {
 }
 
 /** A stream whose final event settles the idempotency key; a reader that leaves early frees it. */
+/** The events, then the call's signal detached from its sources (however the stream ends). */
+async function* released<T>(events: AsyncIterable<T>, linked: LinkedSignal | undefined): AsyncGenerator<T> {
+  try {
+    yield* events;
+  } finally {
+    linked?.release();
+  }
+}
+
 async function* committing(
   events: AsyncGenerator<StreamEvent>,
   claim: { commit(response: StoredResponse): void; abandon(): void },
