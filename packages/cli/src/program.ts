@@ -1,8 +1,13 @@
 /** The `agentry` command: one subcommand per module under commands/. */
 import { Command } from 'commander';
 import { registerConvert } from './commands/convert.js';
+import { registerCrawl } from './commands/crawl.js';
+import { registerHost } from './commands/host.js';
 import { registerInvoke } from './commands/invoke.js';
+import { registerRegister } from './commands/register.js';
 import { registerResolve } from './commands/resolve.js';
+import { registerSearch } from './commands/search.js';
+import { registerServe } from './commands/serve.js';
 import { registerValidate } from './commands/validate.js';
 
 export const VERSION = '0.1.0';
@@ -23,5 +28,10 @@ export function createProgram(): Command {
   registerConvert(program);
   registerResolve(program);
   registerInvoke(program);
+  registerHost(program);
+  registerServe(program);
+  registerRegister(program);
+  registerSearch(program);
+  registerCrawl(program);
   return program;
 }

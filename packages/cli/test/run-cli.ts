@@ -44,3 +44,46 @@ export function agentryAsync(args: string[], env: Record<string, string> = {}): 
     child.on('close', (status) => done({ status, stdout, stderr }));
   });
 }
+
+export interface Running {
+  /** The first line the command printed, parsed as JSON (the commands' `--json` startup line). */
+  ready: Record<string, unknown>;
+  stderr(): string;
+  /** Interrupts it (SIGINT, as Ctrl-C) and waits for the exit status. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts a long-running command (`host`, `serve`) with `--json` and waits for its startup line. */
+export function agentryServer(args: string[], env: Record<string, string> = {}): Promise<Running> {
+  assert.ok(existsSync(bin), `build first: ${bin} is missing (npm run build)`);
+  return new Promise((started, failed) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...cleanEnv, ...env } });
+    let stdout = '';
+    let stderr = '';
+    const exited = new Promise<number | null>((done) => child.on('close', (status) => done(status)));
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      const newline = stdout.indexOf('\n');
+      if (newline === -1) return;
+      try {
+        started({
+          ready: JSON.parse(stdout.slice(0, newline)) as Record<string, unknown>,
+          stderr: () => stderr,
+          stop: () => {
+            child.kill('SIGINT');
+            return exited;
+          },
+        });
+      } catch (error) {
+        child.kill();
+        failed(error);
+      }
+    });
+    void exited.then((status) =>
+      failed(new Error(`agentry ${args.join(' ')} exited (${status}) before starting: ${stderr}`)),
+    );
+  });
+}

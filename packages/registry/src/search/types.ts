@@ -42,10 +42,32 @@ export interface SearchHit {
 }
 
 export interface SearchIndex {
-  /** Index (or re-index) agents; embeds them in batches. */
+  /**
+   * Index (or re-index) agents; embeds them in batches (an agent whose text is unchanged keeps its vector). If the
+   * embedding provider fails, the agents are still indexed lexically and wait for `embedPending`.
+   */
   upsert(documents: readonly SearchDocument[]): Promise<void>;
   remove(ids: readonly string[]): Promise<void>;
+  /**
+   * Ranks agents for a need. Mode `hybrid` (the default) fuses lexical and semantic rankings; without a provider,
+   * or while the provider cannot embed the query, every mode ranks lexically.
+   */
   search(query: string, options: SearchOptions): Promise<SearchHit[]>;
+  /**
+   * Embeds the agents that have no vector from the current provider (after a failure, or a change of model);
+   * returns how many it embedded. Rejects if the provider fails.
+   */
+  embedPending(options?: { batchSize?: number }): Promise<number>;
+  stats(): Promise<SearchIndexStats>;
+}
+
+export interface SearchIndexStats {
+  /** Agents in the lexical index. */
+  documents: number;
+  /** Agents with a vector from the current provider (held in memory). */
+  embedded: number;
+  provider?: string;
+  dimensions?: number;
 }
 
 /** Turns text into vectors. Implementations: the bundled USE-lite model, an OpenAI-compatible API, none. */

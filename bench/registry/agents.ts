@@ -1,0 +1,234 @@
+/**
+ * Deterministic, realistic-looking agents for the registry bench: AIDIP metadata documents across a dozen domains,
+ * each with a name, a description of a sentence or two, tags, capabilities, languages and one to four operations
+ * with JSON Schema inputs. The same index always gives the same agent.
+ */
+
+interface Domain {
+  name: string;
+  nouns: string[];
+  verbs: string[];
+  tags: string[];
+  capabilities: string[];
+  params: string[];
+}
+
+const DOMAINS: Domain[] = [
+  {
+    name: 'weather',
+    nouns: ['forecast', 'temperature', 'rainfall', 'wind', 'air quality'],
+    verbs: ['get', 'predict', 'report', 'compare'],
+    tags: ['weather', 'climate', 'geo'],
+    capabilities: ['forecasting', 'data_retrieval'],
+    params: ['city', 'latitude', 'longitude', 'days'],
+  },
+  {
+    name: 'translation',
+    nouns: ['text', 'document', 'subtitle', 'web page', 'message'],
+    verbs: ['translate', 'detect', 'localize', 'transliterate'],
+    tags: ['nlp', 'language', 'translation'],
+    capabilities: ['translation', 'language_detection'],
+    params: ['text', 'source_language', 'target_language'],
+  },
+  {
+    name: 'finance',
+    nouns: ['stock quote', 'exchange rate', 'portfolio', 'invoice', 'earnings report'],
+    verbs: ['fetch', 'analyze', 'convert', 'summarize'],
+    tags: ['finance', 'markets', 'data'],
+    capabilities: ['data_retrieval', 'analysis'],
+    params: ['symbol', 'currency', 'amount', 'date'],
+  },
+  {
+    name: 'travel',
+    nouns: ['flight', 'hotel room', 'train ticket', 'rental car', 'itinerary'],
+    verbs: ['search', 'book', 'cancel', 'plan'],
+    tags: ['travel', 'booking', 'tourism'],
+    capabilities: ['booking', 'search'],
+    params: ['origin', 'destination', 'date', 'passengers'],
+  },
+  {
+    name: 'code',
+    nouns: ['pull request', 'repository', 'unit test', 'bug report', 'code snippet'],
+    verbs: ['review', 'generate', 'refactor', 'explain'],
+    tags: ['developer', 'code', 'git'],
+    capabilities: ['code_generation', 'code_review'],
+    params: ['repository', 'language', 'diff', 'path'],
+  },
+  {
+    name: 'documents',
+    nouns: ['PDF', 'contract', 'legal document', 'report', 'spreadsheet'],
+    verbs: ['summarize', 'extract', 'classify', 'redact'],
+    tags: ['documents', 'nlp', 'office'],
+    capabilities: ['summarization', 'extraction'],
+    params: ['url', 'text', 'max_length', 'format'],
+  },
+  {
+    name: 'health',
+    nouns: ['symptom', 'medication', 'appointment', 'lab result', 'clinical trial'],
+    verbs: ['check', 'schedule', 'explain', 'find'],
+    tags: ['health', 'medical'],
+    capabilities: ['search', 'scheduling'],
+    params: ['patient_id', 'condition', 'date', 'location'],
+  },
+  {
+    name: 'commerce',
+    nouns: ['product', 'order', 'shopping cart', 'coupon', 'shipment'],
+    verbs: ['track', 'search', 'recommend', 'return'],
+    tags: ['ecommerce', 'shopping', 'retail'],
+    capabilities: ['search', 'recommendation'],
+    params: ['order_id', 'query', 'category', 'price_max'],
+  },
+  {
+    name: 'media',
+    nouns: ['image', 'video', 'podcast', 'song', 'thumbnail'],
+    verbs: ['generate', 'transcribe', 'caption', 'resize'],
+    tags: ['media', 'images', 'audio'],
+    capabilities: ['generation', 'transcription'],
+    params: ['prompt', 'url', 'width', 'height'],
+  },
+  {
+    name: 'calendar',
+    nouns: ['meeting', 'event', 'reminder', 'availability', 'time zone'],
+    verbs: ['schedule', 'list', 'move', 'convert'],
+    tags: ['productivity', 'calendar'],
+    capabilities: ['scheduling'],
+    params: ['start', 'end', 'attendees', 'title'],
+  },
+  {
+    name: 'search',
+    nouns: ['web page', 'news article', 'research paper', 'patent', 'dataset'],
+    verbs: ['search', 'rank', 'cite', 'summarize'],
+    tags: ['search', 'research', 'web'],
+    capabilities: ['search', 'summarization'],
+    params: ['query', 'limit', 'since', 'site'],
+  },
+  {
+    name: 'data',
+    nouns: ['SQL query', 'CSV file', 'chart', 'dashboard', 'database table'],
+    verbs: ['run', 'visualize', 'clean', 'join'],
+    tags: ['data', 'analytics', 'sql'],
+    capabilities: ['analysis', 'visualization'],
+    params: ['sql', 'table', 'columns', 'chart_type'],
+  },
+];
+
+const ADJECTIVES = [
+  'Fast',
+  'Smart',
+  'Open',
+  'Global',
+  'Precise',
+  'Simple',
+  'Secure',
+  'Instant',
+  'Pro',
+  'Lite',
+  'Cloud',
+  'Daily',
+];
+const SUFFIXES = ['Agent', 'Assistant', 'Service', 'Bot', 'Hub', 'Desk', 'Engine', 'Helper'];
+const QUALIFIERS = [
+  'for small teams',
+  'with high accuracy',
+  'in real time',
+  'for enterprises',
+  'using public data',
+  'with caching',
+  'across regions',
+  'for developers',
+];
+const LANGUAGES = ['en', 'fr', 'de', 'es', 'zh', 'ja', 'pt', 'it'];
+
+/** mulberry32: a tiny seeded PRNG, so the n-th agent is the same on every run. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+
+function some<T>(next: () => number, items: readonly T[], min: number, max: number): T[] {
+  const count = min + Math.floor(next() * (max - min + 1));
+  const pool = [...items];
+  const out: T[] = [];
+  while (out.length < count && pool.length > 0)
+    out.push(pool.splice(Math.floor(next() * pool.length), 1)[0]!);
+  return out;
+}
+
+const camel = (words: string): string =>
+  words
+    .split(/\s+/)
+    .map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1).toLowerCase()))
+    .join('');
+
+export interface GeneratedAgent {
+  /** The AIDIP metadata document to register. */
+  document: Record<string, unknown>;
+  domain: string;
+  tags: string[];
+  capabilities: string[];
+}
+
+/** The `index`-th agent of the bench population. */
+export function generateAgent(index: number): GeneratedAgent {
+  const next = random(index * 7919 + 17);
+  const domain = DOMAINS[index % DOMAINS.length]!;
+  const noun = pick(next, domain.nouns);
+  const name = `${pick(next, ADJECTIVES)} ${noun.replace(/\b\w/g, (c) => c.toUpperCase())} ${pick(next, SUFFIXES)} ${index}`;
+  const operations = some(next, domain.verbs, 1, 4).map((verb) => {
+    const target = pick(next, domain.nouns);
+    const params = some(next, domain.params, 1, 3);
+    return {
+      name: camel(`${verb} ${target}`),
+      description: `${verb[0]!.toUpperCase()}${verb.slice(1)} a ${target} ${pick(next, QUALIFIERS)}.`,
+      inputs: {
+        type: 'object',
+        properties: Object.fromEntries(
+          params.map((p) => [p, { type: 'string', description: `The ${p.replace(/_/g, ' ')}.` }]),
+        ),
+        required: params.slice(0, 1),
+      },
+      outputs: { type: 'object' },
+    };
+  });
+  const tags = some(next, domain.tags, 1, domain.tags.length);
+  const capabilities = some(next, domain.capabilities, 1, domain.capabilities.length);
+  const slug = `${domain.name}-${index}`;
+  const document: Record<string, unknown> = {
+    id: slug,
+    name,
+    description: `${name} can ${operations.map((op) => op.description.replace(/\.$/, '').toLowerCase()).join(', and ')}. Built by ${domain.name} specialists ${pick(next, QUALIFIERS)}.`,
+    version: `1.${index % 10}.0`,
+    publisher: `${pick(next, ADJECTIVES)} ${domain.name} Inc.`,
+    capabilities,
+    tags,
+    endpoint: `https://${slug}.agents.example.com/invoke`,
+    supported_languages: some(next, LANGUAGES, 1, 3),
+    status: 'active',
+    operations,
+  };
+  if (next() < 0.4) document['authentication'] = { type: next() < 0.5 ? 'api_key' : 'oauth2_bearer' };
+  return { document, domain: domain.name, tags, capabilities };
+}
+
+/** Search queries people would type, varied enough that the query cache does not answer them all. */
+export function generateQuery(index: number): string {
+  const next = random(index * 104729 + 3);
+  const domain = pick(next, DOMAINS);
+  const verb = pick(next, domain.verbs);
+  return `${verb} a ${pick(next, domain.nouns)} ${pick(next, QUALIFIERS)} ${index % 50 === 0 ? '' : pick(next, LANGUAGES)}`.trim();
+}
+
+/** Filter combinations that match a few hundred agents each: one domain tag and one of its capabilities. */
+export function generateFilter(index: number): { tags: string; capabilities: string } {
+  const next = random(index * 31 + 5);
+  const domain = pick(next, DOMAINS);
+  return { tags: pick(next, domain.tags), capabilities: pick(next, domain.capabilities) };
+}

@@ -1,0 +1,359 @@
+/**
+ * The registry bench. At 10,000 generated agents on a temp SQLite file, with the registry in a child process on
+ * loopback and load from this process through undici keep-alive pools (32 requests in flight):
+ *
+ * - filtered list requests/s (`GET /agents?tags=…&capabilities=…`), target ≥ 5,000;
+ * - hybrid search latency (`POST /agents/search`, USE-lite embeddings, one request at a time), p50 ≤ 15 ms and
+ *   p99 ≤ 50 ms;
+ * - `GET /agents/{id}` requests/s against a bare node:http server answering the same bodies, target ≥ 40%;
+ * - registrations/s over HTTP, embedding included, target ≥ 100.
+ *
+ * `--rss` instead preloads 100,000 agents (through the store and index in batches) and reads the registry's
+ * resident memory from `/metrics`, target ≤ 1.5 GB; its vectors come from a 512-dimension hash stand-in unless
+ * `--real-embeddings` (USE-lite for all 100k: about half an hour here).
+ *
+ * The preload's USE-lite vectors are kept in `--embedding-cache` (default: a file in the temp directory; `''` for
+ * none), so that only the first run at a given size pays for embedding the population; registrations and searches
+ * always go to the model. `--phases` runs some of register,list,search,get; `--profile <dir>` writes the
+ * registry's CPU profile there.
+ *
+ *   npm run bench:registry -- [--agents 10000] [--register 300] [--requests 20000] [--searches 400] [--rss]
+ *     [--phases register,list,search,get] [--profile <dir>] [--embedding-cache <file>]
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Pool } from 'undici';
+import { generateAgent, generateFilter, generateQuery } from './agents.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ADMIN = 'Bearer bench-admin-token-0123456789abcdef';
+const GB = 1024 ** 3;
+
+const { values: args } = parseArgs({
+  options: {
+    agents: { type: 'string', default: '10000' },
+    register: { type: 'string', default: '300' },
+    requests: { type: 'string', default: '20000' },
+    searches: { type: 'string', default: '400' },
+    concurrency: { type: 'string', default: '32' },
+    rss: { type: 'boolean', default: false },
+    'rss-agents': { type: 'string', default: '100000' },
+    'real-embeddings': { type: 'boolean', default: false },
+    phases: { type: 'string', default: 'register,list,search,get' },
+    profile: { type: 'string' },
+    'embedding-cache': { type: 'string', default: join(tmpdir(), 'agentry-bench-registry-use-lite.json') },
+  },
+});
+const phases = new Set(args.phases.split(',').map((phase) => phase.trim()));
+
+interface Child {
+  process: ChildProcess;
+  ready: Record<string, unknown> & { url: string };
+  stop(): Promise<void>;
+}
+
+/** Starts a TypeScript entry point in a child and waits for its `READY {json}` line. */
+async function startChild(script: string, childArgs: string[], nodeArgs: string[] = []): Promise<Child> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(here, script), ...childArgs], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const ready = await new Promise<Child['ready']>((resolve, reject) => {
+    let buffered = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const line = /^READY (.*)$/m.exec(buffered);
+      if (line !== null) resolve(JSON.parse(line[1]!) as Child['ready']);
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
+  });
+  return {
+    process: child,
+    ready,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin!.end();
+      }),
+  };
+}
+
+interface RequestSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+interface LoadResult {
+  seconds: number;
+  latenciesMs: number[];
+  failures: number;
+  statuses: Map<number, number>;
+}
+
+/** Sends `total` requests, `concurrency` at a time, through a keep-alive pool. */
+async function load(
+  origin: string,
+  total: number,
+  concurrency: number,
+  request: (i: number) => RequestSpec,
+  expect: (status: number) => boolean = (status) => status === 200,
+): Promise<LoadResult> {
+  const pool = new Pool(origin, { connections: concurrency, pipelining: 1, keepAliveTimeout: 60_000 });
+  const latenciesMs: number[] = [];
+  const statuses = new Map<number, number>();
+  let failures = 0;
+  let next = 0;
+  const started = performance.now();
+  const worker = async (): Promise<void> => {
+    while (next < total) {
+      const spec = request(next++);
+      const sent = performance.now();
+      const contentType: Record<string, string> =
+        spec.body === undefined ? {} : { 'content-type': 'application/json' };
+      const response = await pool.request({
+        method: spec.method,
+        path: spec.path,
+        headers: { ...contentType, ...spec.headers },
+        ...(spec.body === undefined ? {} : { body: spec.body }),
+      });
+      await response.body.arrayBuffer();
+      latenciesMs.push(performance.now() - sent);
+      statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+      if (!expect(response.statusCode)) failures++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  await pool.close();
+  return { seconds, latenciesMs, failures, statuses };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+const results: Array<{ name: string; value: string; target: string; pass: boolean }> = [];
+function report(name: string, value: number, unit: string, target: string, pass: boolean): void {
+  results.push({ name, value: `${value.toFixed(value < 10 ? 2 : 0)} ${unit}`, target, pass });
+  console.log(
+    `${pass ? 'PASS' : 'FAIL'}  ${name}: ${value.toFixed(value < 10 ? 2 : 0)} ${unit} (target ${target})`,
+  );
+}
+
+function checkFailures(name: string, result: LoadResult): void {
+  if (result.failures > 0) {
+    console.log(
+      `  ${name}: ${result.failures} unexpected answers, statuses ${JSON.stringify([...result.statuses])}`,
+    );
+  }
+}
+
+async function throughputBench(dir: string): Promise<void> {
+  const agents = Number(args.agents);
+  const concurrency = Number(args.concurrency);
+  const requests = Number(args.requests);
+  console.log(
+    `registry bench: ${agents} agents, ${concurrency} in flight, ${requests} requests per throughput test`,
+  );
+
+  const registry = await startChild(
+    'server.ts',
+    [
+      '--db',
+      join(dir, 'registry.db'),
+      '--preload',
+      String(agents),
+      '--embedding-cache',
+      args['embedding-cache'],
+    ],
+    profileArgs(),
+  );
+  const url = registry.ready.url;
+  console.log(
+    `  preloaded ${agents} agents (store + USE-lite embeddings) in ${((registry.ready['preloadMs'] as number) / 1000).toFixed(1)} s`,
+  );
+  try {
+    if (phases.has('register')) await registrationBench(url, agents);
+    // Warm up: the query-embedding model, SQLite's page cache, V8's JIT.
+    await load(url, 50, 4, (i) => ({
+      method: 'POST',
+      path: '/agents/search',
+      body: JSON.stringify({ query: generateQuery(100_000 + i), top: 10 }),
+    }));
+    if (phases.has('list')) await listBench(url, requests, concurrency);
+    if (phases.has('search')) await searchBench(url);
+    if (phases.has('get')) await getBench(url, dir, agents, requests, concurrency);
+  } finally {
+    await registry.stop();
+  }
+}
+
+function profileArgs(): string[] {
+  return args.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${args.profile}`];
+}
+
+/** Registrations over HTTP, embedding included. The new agents come after the preloaded ones. */
+async function registrationBench(url: string, agents: number): Promise<void> {
+  const registrations = Number(args.register);
+  const registered = await load(
+    url,
+    registrations,
+    8,
+    (i) => ({
+      method: 'POST',
+      path: '/agents',
+      body: JSON.stringify(generateAgent(agents + i).document),
+      headers: { authorization: ADMIN },
+    }),
+    (status) => status === 201,
+  );
+  checkFailures('registrations', registered);
+  report(
+    'registrations/s (HTTP, with embedding)',
+    registrations / registered.seconds,
+    '/s',
+    '≥ 100',
+    registrations / registered.seconds >= 100 && registered.failures === 0,
+  );
+}
+
+async function listBench(url: string, requests: number, concurrency: number): Promise<void> {
+  await load(url, 2000, concurrency, (i) => filteredList(i));
+
+  const listed = await load(url, requests, concurrency, (i) => filteredList(i));
+  checkFailures('filtered list', listed);
+  report(
+    'filtered list requests/s',
+    requests / listed.seconds,
+    '/s',
+    '≥ 5000',
+    requests / listed.seconds >= 5000 && listed.failures === 0,
+  );
+}
+
+async function searchBench(url: string): Promise<void> {
+  const searches = Number(args.searches);
+  const searched = await load(url, searches, 1, (i) => ({
+    method: 'POST',
+    path: '/agents/search',
+    body: JSON.stringify({ query: generateQuery(i), top: 10, mode: 'hybrid' }),
+  }));
+  checkFailures('hybrid search', searched);
+  const p50 = percentile(searched.latenciesMs, 50);
+  const p99 = percentile(searched.latenciesMs, 99);
+  report('hybrid search p50', p50, 'ms', '≤ 15 ms', p50 <= 15 && searched.failures === 0);
+  report('hybrid search p99', p99, 'ms', '≤ 50 ms', p99 <= 50 && searched.failures === 0);
+}
+
+/** GET /agents/{id} against a bare server answering the same bodies. */
+async function getBench(
+  url: string,
+  dir: string,
+  agents: number,
+  requests: number,
+  concurrency: number,
+): Promise<void> {
+  const ids = Array.from(
+    { length: 2000 },
+    (_, i) => generateAgent((i * 4999) % agents).document['id'] as string,
+  );
+  const bodies: Record<string, string> = {};
+  const pool = new Pool(url, { connections: 8 });
+  for (const id of ids) {
+    const response = await pool.request({ method: 'GET', path: `/agents/${encodeURIComponent(id)}` });
+    bodies[id] = await response.body.text();
+  }
+  await pool.close();
+  const file = join(dir, 'bodies.json');
+  writeFileSync(file, JSON.stringify(bodies));
+  const bare = await startChild('bare.ts', [file]);
+  try {
+    const get = (i: number): RequestSpec => ({
+      method: 'GET',
+      path: `/agents/${encodeURIComponent(ids[i % ids.length]!)}`,
+    });
+    await load(bare.ready.url, 2000, concurrency, get);
+    const viaRegistry = await load(url, requests, concurrency, get);
+    const viaBare = await load(bare.ready.url, requests, concurrency, get);
+    checkFailures('GET via registry', viaRegistry);
+    const registryRate = requests / viaRegistry.seconds;
+    const bareRate = requests / viaBare.seconds;
+    console.log(
+      `  GET /agents/{id}: registry ${registryRate.toFixed(0)}/s, bare node:http ${bareRate.toFixed(0)}/s`,
+    );
+    report(
+      'GET /agents/{id} vs bare node:http',
+      (100 * registryRate) / bareRate,
+      '%',
+      '≥ 40%',
+      registryRate / bareRate >= 0.4 && viaRegistry.failures === 0,
+    );
+  } finally {
+    await bare.stop();
+  }
+}
+
+function filteredList(i: number): RequestSpec {
+  const filter = generateFilter(i);
+  return { method: 'GET', path: `/agents?tags=${filter.tags}&capabilities=${filter.capabilities}&limit=20` };
+}
+
+async function rssBench(dir: string): Promise<void> {
+  const agents = Number(args['rss-agents']);
+  const embeddings = args['real-embeddings'] ? 'use-lite' : 'hash';
+  console.log(
+    `registry bench (RSS): ${agents} agents, ${embeddings === 'hash' ? '512-dimension hash stand-in vectors' : 'USE-lite vectors'}`,
+  );
+  const registry = await startChild('server.ts', [
+    '--db',
+    join(dir, 'registry.db'),
+    '--preload',
+    String(agents),
+    '--embeddings',
+    embeddings,
+  ]);
+  try {
+    const url = registry.ready.url;
+    console.log(`  preloaded in ${((registry.ready['preloadMs'] as number) / 1000).toFixed(1)} s`);
+    // Touch every path that holds memory: filtered lists, searches (vectors, query cache), single reads.
+    await load(url, 200, 8, (i) => ({
+      method: 'POST',
+      path: '/agents/search',
+      body: JSON.stringify({ query: generateQuery(i), top: 10 }),
+    }));
+    await load(url, 2000, 16, (i) => filteredList(i));
+    await load(url, 2000, 16, (i) => ({
+      method: 'GET',
+      path: `/agents/${generateAgent((i * 7919) % agents).document['id'] as string}`,
+    }));
+    const pool = new Pool(url);
+    const response = await pool.request({
+      method: 'GET',
+      path: '/metrics',
+      headers: { authorization: ADMIN },
+    });
+    const text = await response.body.text();
+    await pool.close();
+    const rss = Number(/^process_resident_memory_bytes (\S+)$/m.exec(text)?.[1]);
+    report(`RSS at ${agents} agents`, rss / GB, 'GB', '≤ 1.5 GB', rss <= 1.5 * GB);
+  } finally {
+    await registry.stop();
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'agentry-registry-bench-'));
+try {
+  if (args.rss) await rssBench(dir);
+  else await throughputBench(dir);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+const failed = results.filter((result) => !result.pass);
+console.log(failed.length === 0 ? 'all targets met' : `${failed.length} target(s) missed`);
+process.exitCode = failed.length === 0 ? 0 : 1;

@@ -1,0 +1,117 @@
+/**
+ * The registry under test, in its own process so the load generator does not share its event loop: opens a
+ * registry on the given SQLite file, preloads generated agents through the store and the search index in batches
+ * (as `reindex` does), serves it on loopback and prints one `READY {json}` line. It stops when its stdin closes.
+ *
+ *   node --import tsx bench/registry/server.ts --db <file> --preload <n> --embeddings use-lite|hash|none
+ *     [--embedding-cache <file>]
+ */
+import { parseArgs } from 'node:util';
+import { readDocument } from '@agentry/core';
+import pino from 'pino';
+import {
+  createRegistry,
+  preferredId,
+  type RegistryOptions,
+  searchDocumentOf,
+  serveRegistry,
+} from '../../packages/registry/src/index.js';
+import { scanAgentText } from '../../packages/registry/src/safety/index.js';
+import { createEmbeddingProvider } from '../../packages/registry/src/search/index.js';
+import type { EmbeddingProvider } from '../../packages/registry/src/search/types.js';
+import { generateAgent } from './agents.js';
+import { type CachingProvider, cachingProvider } from './embedding-cache.js';
+
+export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+const BATCH = 500;
+
+/**
+ * Stand-in vectors for preloading 100,000 agents in minutes rather than the half hour USE-lite takes: 512
+ * dimensions like USE-lite, so the index holds the same bytes; words hashed into buckets. Only for `--rss`.
+ */
+function hashEmbeddings(): EmbeddingProvider {
+  return {
+    id: 'bench-hash-512',
+    dimensions: 512,
+    async embed(texts) {
+      return texts.map((text) => {
+        const vector = new Float32Array(512);
+        for (const word of text.toLowerCase().split(/\W+/)) {
+          if (word === '') continue;
+          let hash = 2166136261;
+          for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), 16777619);
+          vector[(hash >>> 0) % 512]! += 1;
+        }
+        return vector;
+      });
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      db: { type: 'string' },
+      preload: { type: 'string', default: '0' },
+      embeddings: { type: 'string', default: 'use-lite' },
+      'embedding-cache': { type: 'string' },
+    },
+  });
+  if (values.db === undefined) throw new Error('--db is required');
+  const options: RegistryOptions = {
+    databasePath: values.db,
+    adminToken: BENCH_ADMIN_TOKEN,
+    logger: pino({ level: 'warn' }, pino.destination({ dest: 2, sync: true })),
+    quotaPerPublisher: null,
+    // The bench measures throughput, not the per-client limits.
+    rateLimits: {
+      default: { requests: 1e9, windowSeconds: 1 },
+      search: { requests: 1e9, windowSeconds: 1 },
+      resolve: { requests: 1e9, windowSeconds: 1 },
+    },
+  };
+  let cache: CachingProvider | undefined;
+  if (values.embeddings === 'hash') options.embeddingProvider = hashEmbeddings();
+  else if (values.embeddings === 'none') options.embeddings = 'none';
+  else if (values['embedding-cache'] !== undefined && values['embedding-cache'] !== '') {
+    cache = cachingProvider(createEmbeddingProvider('use-lite'), values['embedding-cache']);
+    options.embeddingProvider = cache;
+  } else options.embeddings = 'use-lite';
+  const registry = await createRegistry(options);
+
+  const preload = Number(values.preload);
+  const started = performance.now();
+  for (let from = 0; from < preload; from += BATCH) {
+    const drafts = [];
+    for (let i = from; i < Math.min(preload, from + BATCH); i++) {
+      const [agent] = readDocument(generateAgent(i).document).agents;
+      if (agent === undefined) throw new Error(`generated agent ${i} does not read`);
+      drafts.push({
+        draft: { agent, owner: 'bench', flags: scanAgentText(agent), sourceFormat: 'aidip' as const },
+        preferredId: preferredId(agent),
+      });
+    }
+    const outcome = await registry.store.agents.register(drafts, { actor: 'admin' });
+    if (!Array.isArray(outcome)) throw new Error('quota exceeded while preloading');
+    await registry.search.upsert(outcome.map((item) => searchDocumentOf(item.record)));
+    cache?.save();
+  }
+  const preloadMs = performance.now() - started;
+  cache?.passThrough();
+
+  const served = await serveRegistry(registry);
+  process.stdout.write(
+    `READY ${JSON.stringify({ url: served.url, preloadMs, rss: process.memoryUsage().rss })}\n`,
+  );
+  process.stdin.resume();
+  process.stdin.on('end', async () => {
+    await served.close();
+    await registry.close();
+    process.exit(0);
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

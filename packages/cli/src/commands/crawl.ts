@@ -1,0 +1,268 @@
+/**
+ * `agentry crawl <origin...>`: crawls origins into the registry's database (the file `agentry serve` uses), once,
+ * now: their discovery documents are fetched, read and merged, and the agents they describe registered, updated or
+ * retired. Progress goes to stderr; a summary (or `--json`) to stdout.
+ */
+import { createSecureFetcher } from '@agentry/client';
+import {
+  type CrawlProgress,
+  type CrawlSummary,
+  createRegistry,
+  normalizeOrigin,
+  type RegistryOptions,
+  settingsFromEnv,
+} from '@agentry/registry';
+import type { Command } from 'commander';
+import { EXIT, UsageError } from '../io/errors.js';
+import { readInput } from '../io/input.js';
+import { addNetworkOptions, fetchPolicy, type NetworkOptions } from '../io/network.js';
+import { plural } from '../io/report.js';
+
+interface CrawlCommandOptions extends NetworkOptions {
+  from?: string;
+  db?: string;
+  concurrency?: string;
+  embeddings?: string;
+  liveness: boolean;
+  json?: boolean;
+}
+
+const EMBEDDINGS = ['use-lite', 'openai', 'none'] as const;
+/** Origins listed one by one in the human summary; past this many, only the failed ones are. */
+const LISTED_ORIGINS = 50;
+
+interface OriginResult {
+  origin: string;
+  outcome: CrawlProgress['outcome'] | 'skipped';
+  agents: number;
+  error?: string;
+}
+
+export function registerCrawl(program: Command): void {
+  const command = program
+    .command('crawl')
+    .description(
+      "crawl origins' agent descriptions into the registry database, now (see agentry serve --crawl)",
+    )
+    .argument('[origins...]', 'origins to crawl: https://agents.example.com, or a bare host name (https)')
+    .option('--from <file>', 'read origins from a file, one per line (# starts a comment; - for stdin)')
+    .option('--db <file>', 'the registry database (default: AGENTRY_DB, else ./agentry.db)')
+    .option('--concurrency <n>', 'origins crawled at once', '16')
+    .option(
+      '--embeddings <kind>',
+      'how crawled agents are indexed for semantic search: use-lite (default, as agentry serve), openai or none',
+    )
+    .option('--no-liveness', 'do not probe whether the crawled agents answer')
+    .option('--json', 'print the summary as JSON');
+  addNetworkOptions(command)
+    .addHelpText(
+      'after',
+      '\nExit status: 0 every origin was crawled, 1 some could not be (unreachable, refused, failed), 2 usage error.\n\nExamples:\n  agentry crawl https://agents.example.com api.example.org\n  agentry crawl --from origins.txt --db registry.db --concurrency 64 --embeddings none\n  agentry crawl http://localhost:8080 --allow-http --allow-private-network',
+    )
+    .action(async (args: string[], options: CrawlCommandOptions) => {
+      const origins = await originsOf(args, options.from);
+      const concurrency = Number(options.concurrency);
+      if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) {
+        throw new UsageError(`--concurrency must be an integer from 1 to 1024, not "${options.concurrency}"`);
+      }
+      const registryOptions = registryOptionsOf(options);
+      const fetcher = createSecureFetcher({
+        ...fetchPolicy(options),
+        cache: false,
+        userAgent: 'agentry-crawler/0.1',
+      });
+      const registry = await createRegistry({
+        ...registryOptions,
+        crawl: { enabled: false, fetcher, concurrency, liveness: options.liveness },
+      }).catch(async (error: unknown) => {
+        await fetcher.close();
+        throw error;
+      });
+      const interrupted = new AbortController();
+      const stop = (): void => interrupted.abort();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      try {
+        if (registry.adminToken !== undefined && !process.env['AGENTRY_ADMIN_TOKEN']) {
+          process.stderr.write(
+            `agentry: new registry database ${registryOptions.databasePath}; admin token (shown once; keep it): ${registry.adminToken}\n`,
+          );
+        }
+        await registry.crawler.add(origins, { addedBy: 'cli' });
+        const results = new Map<string, OriginResult>();
+        const progress = progressReporter(origins.length);
+        const summary = await registry.crawler.runOnce({
+          origins,
+          signal: interrupted.signal,
+          onProgress: (event) => {
+            results.set(event.origin, {
+              origin: event.origin,
+              outcome: event.outcome,
+              agents: event.agents,
+              ...(event.error === undefined ? {} : { error: event.error }),
+            });
+            progress.update(event);
+          },
+        });
+        progress.end();
+        const report = origins.map(
+          (origin): OriginResult =>
+            results.get(origin) ?? {
+              origin,
+              outcome: 'skipped',
+              agents: 0,
+              error: summary.aborted
+                ? 'Interrupted before it was crawled.'
+                : 'Another crawler was crawling it.',
+            },
+        );
+        const failed = report.filter((result) => !isOk(result));
+        if (options.json) {
+          const body: Record<string, unknown> = {
+            database: registryOptions.databasePath,
+            ok: report.length - failed.length,
+            failed: failed.length,
+            aborted: summary.aborted,
+            agents: agentCounts(summary),
+            requests: summary.documents,
+            seconds: Math.round(summary.elapsedMs) / 1000,
+            origins: report,
+          };
+          if (registry.adminToken !== undefined && !process.env['AGENTRY_ADMIN_TOKEN']) {
+            body['adminToken'] = registry.adminToken;
+          }
+          process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+        } else {
+          printSummary(report, failed, summary, registryOptions.databasePath);
+        }
+        process.exitCode = failed.length === 0 && !summary.aborted ? EXIT.ok : EXIT.invalid;
+      } finally {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        await registry.close();
+        await fetcher.close();
+      }
+    });
+}
+
+/** The origins named on the command line and in `--from`, normalised, each once. */
+async function originsOf(args: readonly string[], from: string | undefined): Promise<string[]> {
+  const inputs = [...args];
+  if (from !== undefined) {
+    const { text } = await readInput(from);
+    for (const line of text.split(/\r?\n/)) {
+      const origin = line.replace(/#.*$/, '').trim();
+      if (origin !== '') inputs.push(origin);
+    }
+  }
+  if (inputs.length === 0) throw new UsageError('name origins to crawl, or a file of them with --from');
+  const origins = new Set<string>();
+  for (const input of inputs) {
+    try {
+      origins.add(normalizeOrigin(input));
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
+  return [...origins];
+}
+
+function registryOptionsOf(options: CrawlCommandOptions): RegistryOptions {
+  let env: ReturnType<typeof settingsFromEnv>;
+  try {
+    env = settingsFromEnv(process.env);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const registryOptions: RegistryOptions = {
+    ...env.options,
+    databasePath: options.db ?? env.options.databasePath ?? 'agentry.db',
+  };
+  if (options.embeddings !== undefined) {
+    if (!(EMBEDDINGS as readonly string[]).includes(options.embeddings)) {
+      throw new UsageError(`--embeddings must be ${EMBEDDINGS.join(', ')}; got "${options.embeddings}"`);
+    }
+    registryOptions.embeddings = options.embeddings as (typeof EMBEDDINGS)[number];
+    if (options.embeddings === 'openai' && registryOptions.embeddingOptions === undefined) {
+      throw new UsageError('--embeddings openai needs AGENTRY_OPENAI_BASE_URL and AGENTRY_OPENAI_MODEL');
+    }
+  }
+  return registryOptions;
+}
+
+function isOk(result: OriginResult): boolean {
+  return result.outcome === 'changed' || result.outcome === 'unchanged';
+}
+
+function agentCounts(summary: CrawlSummary): Record<string, number> {
+  return {
+    added: summary.added,
+    updated: summary.updated,
+    unchanged: summary.unchangedAgents,
+    inactive: summary.markedInactive,
+    tombstoned: summary.tombstoned,
+  };
+}
+
+/**
+ * On a terminal, one line redrawn in place (at most ten times a second); otherwise a plain line each time another
+ * tenth of the origins is done, so that logs show progress without a line per origin.
+ */
+function progressReporter(total: number): { update(event: CrawlProgress): void; end(): void } {
+  const stream = process.stderr;
+  const tty = stream.isTTY === true;
+  let lastDraw = 0;
+  let lastTenth = 0;
+  let drawn = false;
+  const line = (event: CrawlProgress): string => {
+    const seconds = event.elapsedMs / 1000;
+    const rate = seconds > 0 ? (event.documents / seconds).toFixed(1) : '0.0';
+    return `crawling: ${event.done}/${total} origins done, ${event.failed} failed, ${rate} documents/s`;
+  };
+  return {
+    update(event) {
+      if (tty) {
+        const now = performance.now();
+        if (now - lastDraw < 100 && event.done < total) return;
+        lastDraw = now;
+        stream.write(`\r\x1b[2K${line(event)}`);
+        drawn = true;
+        return;
+      }
+      const tenth = Math.floor((event.done * 10) / Math.max(total, 1));
+      if (tenth > lastTenth) {
+        lastTenth = tenth;
+        stream.write(`${line(event)}\n`);
+      }
+    },
+    end() {
+      if (drawn) stream.write('\n');
+    },
+  };
+}
+
+function printSummary(
+  report: readonly OriginResult[],
+  failed: readonly OriginResult[],
+  summary: CrawlSummary,
+  database: string,
+): void {
+  const out = (text: string) => process.stdout.write(`${text}\n`);
+  const seconds = (summary.elapsedMs / 1000).toFixed(1);
+  out(
+    `agentry: crawled ${plural(report.length, 'origin')} into ${database} in ${seconds} s (${plural(summary.documents, 'request')}): ${report.length - failed.length} ok, ${failed.length} failed${summary.aborted ? ' (interrupted)' : ''}`,
+  );
+  const agents = agentCounts(summary);
+  out(
+    `  agents: ${agents.added} added, ${agents.updated} updated, ${agents.unchanged} unchanged, ${agents.inactive} marked inactive, ${agents.tombstoned} tombstoned`,
+  );
+  const listed = report.length <= LISTED_ORIGINS ? report : failed;
+  for (const result of listed) {
+    const detail = isOk(result)
+      ? `${plural(result.agents, 'agent')}${result.outcome === 'unchanged' ? ', unchanged' : ''}${result.agents === 0 ? ' (no agent description found)' : ''}`
+      : `${result.outcome}: ${result.error ?? 'failed'}`;
+    out(`  ${(isOk(result) ? 'ok' : 'failed').padEnd(6)} ${result.origin}  ${detail}`);
+  }
+  if (listed.length < report.length)
+    out(`  (${report.length - listed.length} origins crawled fine are not listed)`);
+}

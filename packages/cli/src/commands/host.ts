@@ -1,0 +1,73 @@
+/**
+ * `agentry host <module>`: serves the agents a module defines (`defineAgent` exports) on one HTTP server, in
+ * every format, with invocation over REST, MCP and WebSocket. The module may export `hostOptions` (auth, rate
+ * limits, signing, …: anything `createHost` takes) beside its agents.
+ */
+import { createHost, type HostOptions, serveNode } from '@agentry/host';
+import type { Command } from 'commander';
+import { agentsOf } from '../io/agents.js';
+import { EXIT, UsageError } from '../io/errors.js';
+import { loadModule } from '../io/module.js';
+import { listeningServer, parsePort, untilInterrupted } from '../io/server.js';
+
+interface HostCommandOptions {
+  port: string;
+  hostname: string;
+  baseUrl?: string;
+  json?: boolean;
+}
+
+export function registerHost(program: Command): void {
+  program
+    .command('host')
+    .description('serve the agents a module defines, in every format, with invocation (REST, MCP, WebSocket)')
+    .argument(
+      '<module>',
+      'a .ts or .js module exporting agents made with defineAgent (and optionally hostOptions)',
+    )
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', process.env.PORT ?? '8080')
+    .option('--hostname <name>', 'address to listen on', '127.0.0.1')
+    .option('--base-url <url>', 'public URL the documents link to (default: the address listened on)')
+    .option('--json', 'print where it listens as one JSON line')
+    .addHelpText(
+      'after',
+      '\nThe server runs until interrupted (Ctrl-C), then closes cleanly.\n\nExamples:\n  agentry host examples/summarizer/agent.ts --port 8080\n  agentry host ./agents.js --hostname 0.0.0.0 --base-url https://agents.example.com',
+    )
+    .action(async (modulePath: string, options: HostCommandOptions) => {
+      const port = parsePort(options.port);
+      const module = await loadModule(modulePath);
+      const agents = agentsOf(module);
+      if (agents.length === 0) {
+        throw new UsageError(
+          `${modulePath} exports no agents: export the result of defineAgent(...) (as default, or by name)`,
+        );
+      }
+      const hostOptions = (module.hostOptions ?? {}) as Partial<HostOptions>;
+      // The documents link to the base URL, which (with --port 0) is only known once the server listens.
+      const { server, url: listening } = await listeningServer(port, options.hostname);
+      const baseUrl = (options.baseUrl ?? listening).replace(/\/+$/, '');
+      const host = createHost({ webSocket: true, ...hostOptions, agents, baseUrl });
+      const served = await serveNode(host, { server });
+      if (options.json) {
+        process.stdout.write(
+          `${JSON.stringify({ url: served.url, baseUrl, agents: agents.map((a) => a.id) })}\n`,
+        );
+      } else {
+        process.stdout.write(
+          `agentry: hosting ${agents.map((agent) => agent.id).join(', ')} at ${served.url}\n`,
+        );
+        process.stdout.write(
+          `  documents  ${baseUrl}/.well-known/woa.json, ${baseUrl}/agent.json, ${baseUrl}/.well-known/agent-card.json\n`,
+        );
+        for (const agent of agents) {
+          process.stdout.write(
+            `  ${agent.id.padEnd(10)} ${baseUrl}/agents/${agent.id}/card (TD), ${baseUrl}/agents/${agent.id}/invoke\n`,
+          );
+        }
+        process.stdout.write(`  mcp        ${baseUrl}/mcp\n`);
+      }
+      await untilInterrupted();
+      await served.close();
+      process.exitCode = EXIT.ok;
+    });
+}

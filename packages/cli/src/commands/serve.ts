@@ -1,0 +1,120 @@
+/**
+ * `agentry serve`: the registry — the AIDIP API, hybrid search, intent resolution, the gateway and the web page —
+ * on an embedded SQLite file. `--demo` also hosts the example agents on loopback and registers them, which is
+ * what `npm start` runs.
+ */
+import { createSecureFetcher } from '@agentry/client';
+import { createRegistry, type RegistryOptions, serveRegistry, settingsFromEnv } from '@agentry/registry';
+import type { Command } from 'commander';
+import { startDemoAgents } from '../io/demo.js';
+import { EXIT, UsageError } from '../io/errors.js';
+import { parsePort, untilInterrupted } from '../io/server.js';
+
+interface ServeCommandOptions {
+  port?: string;
+  hostname?: string;
+  db?: string;
+  embeddings?: string;
+  publicUrl?: string;
+  demo?: boolean;
+  crawl?: boolean;
+  json?: boolean;
+}
+
+const DEFAULT_PORT = 7420;
+const EMBEDDINGS = ['use-lite', 'openai', 'none'] as const;
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description(
+      'run the registry: AIDIP API, hybrid search, intent resolution, gateway and web page (SQLite)',
+    )
+    .option(
+      '-p, --port <port>',
+      `port to listen on (default: PORT, else ${DEFAULT_PORT}; 0 picks a free one)`,
+    )
+    .option('--hostname <name>', 'address to listen on (default: HOST, else 127.0.0.1)')
+    .option('--db <file>', 'the SQLite database file (default: AGENTRY_DB, else ./agentry.db)')
+    .option(
+      '--embeddings <kind>',
+      'semantic search: use-lite (bundled model), openai (AGENTRY_OPENAI_BASE_URL, AGENTRY_OPENAI_MODEL, AGENTRY_OPENAI_API_KEY) or none',
+    )
+    .option(
+      '--public-url <url>',
+      'the URL clients reach the registry at (default: AGENTRY_PUBLIC_URL, else the address listened on)',
+    )
+    .option('--demo', 'also host the example agents on loopback and register them (what npm start does)')
+    .option('--crawl', 'keep crawling the registered hosts in the background (see agentry crawl)')
+    .option('--json', 'print where it listens (and the admin token, when new) as one JSON line')
+    .addHelpText(
+      'after',
+      '\nThe admin token is printed once, on the first start (or set AGENTRY_ADMIN_TOKEN). The server runs until\ninterrupted (Ctrl-C), then closes the database cleanly.\n\nExamples:\n  agentry serve\n  agentry serve --port 8080 --db /var/lib/agentry/registry.db --embeddings none\n  agentry serve --demo',
+    )
+    .action(async (options: ServeCommandOptions) => {
+      let env: ReturnType<typeof settingsFromEnv>;
+      try {
+        env = settingsFromEnv(process.env);
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+      const port = options.port !== undefined ? parsePort(options.port) : (env.port ?? DEFAULT_PORT);
+      const hostname = options.hostname ?? env.hostname ?? '127.0.0.1';
+      const registryOptions: RegistryOptions = {
+        ...env.options,
+        databasePath: options.db ?? env.options.databasePath ?? 'agentry.db',
+      };
+      if (options.embeddings !== undefined) {
+        if (!(EMBEDDINGS as readonly string[]).includes(options.embeddings)) {
+          throw new UsageError(`--embeddings must be ${EMBEDDINGS.join(', ')}; got "${options.embeddings}"`);
+        }
+        registryOptions.embeddings = options.embeddings as (typeof EMBEDDINGS)[number];
+        if (options.embeddings === 'openai' && registryOptions.embeddingOptions === undefined) {
+          throw new UsageError('--embeddings openai needs AGENTRY_OPENAI_BASE_URL and AGENTRY_OPENAI_MODEL');
+        }
+      }
+      if (options.publicUrl !== undefined) {
+        if (!URL.canParse(options.publicUrl)) throw new UsageError(`--public-url must be an absolute URL`);
+        registryOptions.publicUrl = options.publicUrl;
+      }
+
+      const demo = options.demo ? await startDemoAgents() : undefined;
+      if (demo !== undefined) {
+        // The gateway may call the demo agents (plain HTTP on loopback, their ports only), nothing else private.
+        registryOptions.fetcher = createSecureFetcher({
+          allowHttp: true,
+          allowAddresses: demo.hosts.map((host) => `127.0.0.1:${new URL(host.url).port}`),
+          userAgent: 'agentry-registry/0.1',
+        });
+      }
+      if (options.crawl) {
+        registryOptions.crawl = { enabled: true };
+        if (registryOptions.fetcher !== undefined) registryOptions.crawl.fetcher = registryOptions.fetcher;
+      }
+      const registry = await createRegistry(registryOptions);
+      const served = await serveRegistry(registry, { port, hostname });
+      const publicUrl = registryOptions.publicUrl ?? served.url;
+      const registered = demo ? await demo.register(registry) : [];
+
+      if (options.json) {
+        const line: Record<string, unknown> = { url: served.url, database: registryOptions.databasePath };
+        if (registry.adminToken !== undefined) line.adminToken = registry.adminToken;
+        if (demo) line.demo = registered;
+        process.stdout.write(`${JSON.stringify(line)}\n`);
+      } else {
+        const out = (text: string) => process.stdout.write(`${text}\n`);
+        out(`agentry: registry at ${publicUrl} (database ${registryOptions.databasePath})`);
+        out(`  web page   ${publicUrl}/`);
+        out(`  API        ${publicUrl}/openapi.json`);
+        if (registry.adminToken !== undefined) {
+          out(`  admin token (shown once; keep it): ${registry.adminToken}`);
+        }
+        for (const agent of registered) out(`  demo agent ${agent.id.padEnd(11)} hosted at ${agent.hostUrl}`);
+      }
+      await untilInterrupted();
+      await served.close();
+      await registry.close();
+      await demo?.close();
+      process.exitCode = EXIT.ok;
+    });
+}

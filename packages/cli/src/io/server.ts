@@ -1,0 +1,50 @@
+/** Long-running commands (`host`, `serve`): ports, listening, and running until interrupted. */
+import { createServer, type Server } from 'node:http';
+import { UsageError } from './errors.js';
+
+export function parsePort(text: string, option = '--port'): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`${option} must be 0–65535, not "${text}"`);
+  return port;
+}
+
+/**
+ * A Node server already listening, and its `http://address:port`: hosts build their documents for a base URL,
+ * which with port 0 is only known once the server listens.
+ */
+export async function listeningServer(
+  port: number,
+  hostname: string,
+): Promise<{ server: Server; url: string }> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new UsageError(`port ${port} is in use on ${hostname}: pick another with --port`)
+          : error,
+      ),
+    );
+    server.listen(port, hostname, () => resolve());
+  });
+  const address = server.address();
+  const url =
+    typeof address === 'object' && address !== null
+      ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
+      : `http://${hostname}:${port}`;
+  return { server, url };
+}
+
+/** Resolves on the first SIGINT or SIGTERM, so the command can close its servers and database cleanly. */
+export function untilInterrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,137 @@
+/**
+ * `agentry crawl` end to end: the built CLI, as a separate process, crawling a real loopback origin into a registry
+ * database in a temp directory, which a registry opened afterwards serves. Failures (an origin that refuses
+ * connections, plain HTTP without the flag) and usage errors are checked by exit status and message.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { crawledId, createRegistry } from '@agentry/registry';
+import { agentryAsync, root } from './run-cli.js';
+
+const dev = ['--allow-http', '--allow-private-network', '--embeddings', 'none', '--no-liveness'];
+let server: Server;
+let origin = '';
+let closedOrigin = '';
+let dir = '';
+let requests: string[] = [];
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'agentry-cli-crawl-'));
+  const woa = JSON.parse(
+    readFileSync(join(root, 'examples/documents/summarizer.woa.json'), 'utf8'),
+  ) as Record<string, unknown>;
+  server = createServer((request, response) => {
+    requests.push(`${request.method} ${request.url}`);
+    if (request.url === '/.well-known/woa.json') {
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        etag: '"v1"',
+        'cache-control': 'max-age=600',
+      });
+      response.end(JSON.stringify(woa));
+      return;
+    }
+    response.writeHead(404, { 'content-type': 'application/json' });
+    response.end('{"title":"Not Found"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // A port nothing listens on: a server opened and closed again.
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  closedOrigin = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+});
+
+after(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('agentry crawl', () => {
+  const db = (): string => join(dir, 'registry.db');
+
+  test('crawls an origin into the database; the registry serves its agents', async () => {
+    requests = [];
+    const run = await agentryAsync(['crawl', origin, '--db', db(), '--json', ...dev]);
+    assert.equal(run.status, 0, run.stderr);
+    const summary = JSON.parse(run.stdout) as Record<string, unknown>;
+    assert.equal(summary['ok'], 1);
+    assert.equal(summary['failed'], 0);
+    assert.deepEqual(summary['agents'], { added: 2, updated: 0, unchanged: 0, inactive: 0, tombstoned: 0 });
+    assert.deepEqual(summary['origins'], [{ origin, outcome: 'changed', agents: 2 }]);
+    assert.ok(requests.includes('GET /.well-known/woa.json'));
+    assert.match(
+      run.stderr,
+      /admin token \(shown once; keep it\): agentry_/,
+      'a new database prints its admin token',
+    );
+    assert.match(run.stderr, /crawling: 1\/1 origins done, 0 failed/);
+
+    const registry = await createRegistry({ databasePath: db(), embeddings: 'none' });
+    try {
+      const record = await registry.store.agents.get(crawledId(origin, 'summarizer'));
+      assert.equal(record?.agent.name, 'Summarizer');
+      assert.equal(record?.owner, 'crawler:127.0.0.1:' + new URL(origin).port);
+      const hosts = await registry.crawler.hosts();
+      assert.deepEqual(
+        hosts.map((host) => [host.origin, host.addedBy, host.crawls]),
+        [[origin, 'cli', 1]],
+      );
+    } finally {
+      await registry.close();
+    }
+  });
+
+  test('crawling again by hand reads nothing still fresh, and says the agents are unchanged', async () => {
+    requests = [];
+    const run = await agentryAsync(['crawl', origin, '--db', db(), ...dev]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(requests, [], 'every document is within its max-age');
+    assert.match(run.stdout, /1 origin into .* \(0 requests\): 1 ok, 0 failed/);
+    assert.match(run.stdout, /agents: 0 added, 0 updated, 2 unchanged, 0 marked inactive, 0 tombstoned/);
+    assert.match(run.stdout, new RegExp(`ok +${origin.replaceAll('.', '\\.')} +2 agents, unchanged`));
+    assert.doesNotMatch(run.stderr, /admin token/, 'the token is printed for a new database only');
+  });
+
+  test('an origin that cannot be crawled is reported with its reason, and the exit status is 1', async () => {
+    const list = join(dir, 'origins.txt');
+    writeFileSync(list, `# two origins\n${origin}\n\n${closedOrigin}   # nobody listens here\n`);
+    const run = await agentryAsync(['crawl', '--from', list, '--db', db(), '--json', ...dev]);
+    assert.equal(run.status, 1, run.stderr);
+    const summary = JSON.parse(run.stdout) as {
+      ok: number;
+      failed: number;
+      origins: Array<Record<string, unknown>>;
+    };
+    assert.equal(summary.ok, 1);
+    assert.equal(summary.failed, 1);
+    const failed = summary.origins.find((result) => result['origin'] === closedOrigin);
+    assert.equal(failed?.['outcome'], 'unreachable');
+    assert.match(String(failed?.['error']), /ECONNREFUSED|refused|connect/i);
+  });
+
+  test('plain HTTP is refused without --allow-http', async () => {
+    const run = await agentryAsync(['crawl', origin, '--db', join(dir, 'strict.db'), '--embeddings', 'none']);
+    assert.equal(run.status, 1);
+    assert.match(run.stdout, /failed +http:\/\/127\.0\.0\.1:\d+ +unreachable: Refused/);
+  });
+
+  test('usage errors exit 2 without touching a database', async () => {
+    for (const args of [
+      ['crawl'],
+      ['crawl', origin, 'ftp://files.example.com'],
+      ['crawl', '--from', join(dir, 'missing.txt')],
+    ]) {
+      const run = await agentryAsync([...args, '--db', join(dir, 'never.db')]);
+      assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, /^agentry: /m);
+    }
+    assert.throws(() => readFileSync(join(dir, 'never.db')), /ENOENT/);
+  });
+});

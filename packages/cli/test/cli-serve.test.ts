@@ -1,0 +1,142 @@
+/**
+ * The long-running commands as a user runs them: `agentry host` serving an example module, and `agentry serve`
+ * with `register` and `search` against it — real processes, a real SQLite file, loopback only.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createSecureFetcher, invoke } from '@agentry/client';
+import { agentryAsync, agentryServer, type Running, root } from './run-cli.js';
+
+const fetcher = createSecureFetcher({ allowHttp: true, allowPrivateNetwork: true });
+const dir = mkdtempSync(join(tmpdir(), 'agentry-cli-serve-'));
+
+after(async () => {
+  await fetcher.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('agentry host', () => {
+  let host: Running;
+  before(async () => {
+    host = await agentryServer(['host', join(root, 'examples/summarizer/agent.ts'), '--port', '0', '--json']);
+  });
+  after(async () => {
+    assert.equal(await host.stop(), 0, 'Ctrl-C ends it cleanly');
+  });
+
+  test("serves the module's agents, callable through the documents it publishes", async () => {
+    assert.deepEqual(host.ready['agents'], ['summarizer']);
+    const result = await invoke(
+      `${host.ready['baseUrl']}/.well-known/woa.json`,
+      { text: 'One. Two. Three.', max_words: 10 },
+      { fetcher },
+    );
+    assert.deepEqual(result.output, { summary: 'One. Two. Three.' });
+  });
+
+  test('a module that exports no agents is a usage error that says what to export', async () => {
+    const run = await agentryAsync(['host', join(root, 'packages/cli/test/run-cli.ts'), '--port', '0']);
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /exports no agents: export the result of defineAgent/);
+  });
+});
+
+describe('agentry serve, register and search', () => {
+  let registry: Running;
+  let url: string;
+  let token: string;
+  before(async () => {
+    registry = await agentryServer(
+      ['serve', '--port', '0', '--db', join(dir, 'registry.db'), '--embeddings', 'none', '--demo', '--json'],
+      { AGENTRY_ADMIN_TOKEN: '' },
+    );
+    url = String(registry.ready['url']);
+    token = String(registry.ready['adminToken']);
+  });
+  after(async () => {
+    assert.equal(await registry.stop(), 0);
+  });
+
+  test('prints the admin token once, on the first start, and registers the demo agents', () => {
+    assert.match(token, /^agentry_/);
+    const demo = registry.ready['demo'] as Array<{ id: string }>;
+    assert.deepEqual(demo.map((agent) => agent.id).sort(), ['flights', 'summarizer', 'translator']);
+  });
+
+  test('the registry calls a demo agent through its gateway', async () => {
+    const response = await fetch(`${url}/agents/summarizer/invoke`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        input: {
+          text: 'Registries find agents. They also call those agents for you whenever you ask.',
+          max_words: 10,
+        },
+      }),
+    });
+    assert.equal(response.status, 200, await response.clone().text());
+    assert.deepEqual(await response.json(), { summary: 'Registries find agents.' });
+  });
+
+  test('register needs a token, then registers; search finds the agent', async () => {
+    const document = join(root, 'examples/documents/flights.agent.json');
+    const refused = await agentryAsync(['register', document, '--registry', url], { AGENTRY_TOKEN: '' });
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /401[\s\S]*--token/);
+
+    const registered = await agentryAsync([
+      'register',
+      document,
+      '--registry',
+      url,
+      '--token',
+      token,
+      '--json',
+    ]);
+    assert.equal(registered.status, 0, registered.stderr);
+    const id = (JSON.parse(registered.stdout) as { id: string }).id;
+
+    const found = await agentryAsync(['search', 'check in for my flight', '--registry', url, '--json']);
+    assert.equal(found.status, 0, found.stderr);
+    const hits = JSON.parse(found.stdout) as Array<{ id: string; why: string[] }>;
+    assert.ok(
+      hits.some((hit) => hit.id === id),
+      found.stdout,
+    );
+    assert.ok(hits[0]!.why.length > 0);
+  });
+
+  test('a document the registry refuses lists each problem with its pointer, exit 1', async () => {
+    const run = await agentryAsync([
+      'register',
+      join(root, 'examples/documents/broken.woa.json'),
+      '--registry',
+      url,
+      '--token',
+      token,
+      '--agent',
+      'text tools',
+    ]);
+    assert.equal(run.status, 1);
+    assert.match(run.stderr, /\/transports\/rest\/base: "base" must use the https scheme/);
+  });
+
+  test('search exits 1 when nothing matches, and 2 when the registry is not there', async () => {
+    const none = await agentryAsync([
+      'search',
+      'zzqx nothing like this',
+      '--registry',
+      url,
+      '--tags',
+      'no-such-tag',
+    ]);
+    assert.equal(none.status, 1);
+    assert.match(none.stdout, /No agents found/);
+    const away = await agentryAsync(['search', 'anything', '--registry', 'http://127.0.0.1:9']);
+    assert.equal(away.status, 2);
+    assert.match(away.stderr, /Cannot reach the registry/);
+  });
+});

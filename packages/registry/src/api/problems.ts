@@ -1,0 +1,86 @@
+/**
+ * Error responses: RFC 9457 problem details that also carry the AIDIP error object (§5.2), so a client of either
+ * convention reads them: `{type, title, status, detail, code, errors?, error: {code, message}}`.
+ */
+import type { ValidationIssue } from '@agentry/core';
+
+export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+const PROBLEM_BASE = 'https://w3id.org/agentry/problems/';
+
+/** AIDIP-style error codes (§5.2 names InvalidInput, Unauthorized, NotFound; the rest follow their pattern). */
+export type ErrorCode =
+  | 'InvalidInput'
+  | 'InvalidJson'
+  | 'Unauthorized'
+  | 'Forbidden'
+  | 'NotFound'
+  | 'MethodNotAllowed'
+  | 'NotAcceptable'
+  | 'PayloadTooLarge'
+  | 'UnsupportedMediaType'
+  | 'RateLimited'
+  | 'QuotaExceeded'
+  | 'InternalError';
+
+export interface ProblemFailure {
+  pointer: string;
+  detail: string;
+  code?: string;
+  severity?: 'error' | 'warning';
+}
+
+export interface ProblemInit {
+  status: number;
+  code: ErrorCode;
+  title: string;
+  detail: string;
+  /** Each failure with the JSON pointer of the offending input. */
+  errors?: ProblemFailure[];
+  /** The JSON pointer of the offending input when there is one place to point at. */
+  pointer?: string;
+  headers?: Record<string, string>;
+  /** More members (e.g. the agents a document describes). */
+  extensions?: Record<string, unknown>;
+}
+
+export function problem(init: ProblemInit): Response {
+  const body: Record<string, unknown> = {
+    type: `${PROBLEM_BASE}${kebab(init.code)}`,
+    title: init.title,
+    status: init.status,
+    detail: init.detail,
+    code: init.code,
+  };
+  if (init.pointer !== undefined) body['pointer'] = init.pointer;
+  if (init.errors !== undefined && init.errors.length > 0) body['errors'] = init.errors;
+  for (const [key, value] of Object.entries(init.extensions ?? {})) if (!(key in body)) body[key] = value;
+  body['error'] = { code: init.code, message: init.detail };
+  return new Response(JSON.stringify(body), {
+    status: init.status,
+    headers: { 'content-type': PROBLEM_MEDIA_TYPE, 'cache-control': 'no-store', ...init.headers },
+  });
+}
+
+export function failuresOf(issues: readonly ValidationIssue[]): ProblemFailure[] {
+  return issues.map((issue) => ({
+    pointer: issue.pointer,
+    detail: issue.spec === undefined ? issue.message : `${issue.message} (${issue.spec})`,
+    code: issue.code,
+    severity: issue.severity,
+  }));
+}
+
+export function invalidInput(detail: string, pointer?: string, errors?: ProblemFailure[]): Response {
+  const init: ProblemInit = { status: 400, code: 'InvalidInput', title: 'Invalid input', detail };
+  if (pointer !== undefined) init.pointer = pointer;
+  if (errors !== undefined) init.errors = errors;
+  return problem(init);
+}
+
+export function notFound(detail: string): Response {
+  return problem({ status: 404, code: 'NotFound', title: 'Not found', detail });
+}
+
+function kebab(code: string): string {
+  return code.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
+}

@@ -1,0 +1,162 @@
+/**
+ * Finding agents: GET /agents (filters, paging, `q` search, `updated_since` for mirrors) and POST /agents/search
+ * (AIDIP §4.3). Both answer JSON arrays of summary objects; the next page's cursor is in the `Link` header
+ * (`rel="next"`) and in `Agentry-Next-Cursor`.
+ */
+import type { JsonObject } from '@agentry/core';
+import type { Hono } from 'hono';
+import type { Caller, RegistryRecord } from '../../records/types.js';
+import { metadataView, summaryView, type ViewContext } from '../../records/views.js';
+import type { SearchHit, SearchMode } from '../../search/types.js';
+import type { AgentFilters } from '../../store/filters.js';
+import { readJsonBody } from '../body.js';
+import type { ApiEnv, RegistryServices } from '../context.js';
+import { encodeCursor } from '../cursor.js';
+import { readListQuery, readSearchRequest } from '../queries.js';
+import { jsonResponse } from '../respond.js';
+
+export function listingRoutes(app: Hono<ApiEnv>, services: RegistryServices): void {
+  const { store } = services;
+
+  app.get('/agents', async (c) => {
+    const url = new URL(c.req.url);
+    const read = readListQuery(url);
+    if (!read.ok) return read.response;
+    const query = read.value;
+    const caller = c.get('caller');
+    const context: ViewContext = { caller, baseUrl: c.get('baseUrl') };
+
+    if (query.updatedSince !== undefined) {
+      const page = await store.agents.changes({
+        caller,
+        filters: query.filters,
+        since: query.updatedSince,
+        limit: query.limit,
+        ...(query.cursor?.kind === 'changes' ? { after: { at: query.cursor.at, id: query.cursor.id } } : {}),
+      });
+      const body = page.items.map(
+        (item): JsonObject =>
+          item.kind === 'deleted'
+            ? { id: item.id, deleted: true, deleted_at: item.at }
+            : { ...metadataView(item.record, item.metadata ?? '{}', context), updated_at: item.at },
+      );
+      const last = page.items[page.items.length - 1];
+      const next =
+        page.more && last !== undefined
+          ? encodeCursor({
+              kind: 'changes',
+              at: last.at,
+              id: last.kind === 'deleted' ? last.id : last.record.id,
+            })
+          : undefined;
+      return pageResponse(body, url, next);
+    }
+
+    if (query.q !== undefined) {
+      const offset = query.cursor?.kind === 'search' ? query.cursor.offset : 0;
+      const ranked = await rankedSearch(
+        services,
+        caller,
+        query.q,
+        query.filters,
+        query.mode,
+        offset,
+        query.limit,
+      );
+      const body = ranked.items.map(({ record, metadata, hit }) => ({
+        ...summaryView(record, metadata, context),
+        score: hit.score,
+        why: hit.why,
+      }));
+      const next = ranked.more ? encodeCursor({ kind: 'search', offset: offset + query.limit }) : undefined;
+      return pageResponse(body, url, next);
+    }
+
+    const page = await store.agents.list({
+      caller,
+      filters: query.filters,
+      limit: query.limit,
+      ...(query.cursor?.kind === 'id' ? { afterId: query.cursor.after } : {}),
+    });
+    const body = page.items.map(({ record, metadata }) => summaryView(record, metadata, context));
+    const last = page.items[page.items.length - 1];
+    const next =
+      page.more && last !== undefined ? encodeCursor({ kind: 'id', after: last.record.id }) : undefined;
+    return pageResponse(body, url, next);
+  });
+
+  app.post('/agents/search', async (c) => {
+    const body = await readJsonBody(c.req.raw, services.settings.maxBodyBytes);
+    if (!body.ok) return body.response;
+    const read = readSearchRequest(body.value);
+    if (!read.ok) return read.response;
+    const request = read.value;
+    const caller = c.get('caller');
+    const context: ViewContext = { caller, baseUrl: c.get('baseUrl') };
+    if (request.query === undefined) {
+      // Filters only (§4.3.1): the first `top` matching agents, in id order.
+      const page = await store.agents.list({ caller, filters: request.filters, limit: request.top });
+      return jsonResponse(page.items.map(({ record, metadata }) => summaryView(record, metadata, context)));
+    }
+    const ranked = await rankedSearch(
+      services,
+      caller,
+      request.query,
+      request.filters,
+      request.mode,
+      0,
+      request.top,
+    );
+    return jsonResponse(
+      ranked.items.map(({ record, metadata, hit }) => ({
+        ...summaryView(record, metadata, context),
+        score: hit.score,
+        why: hit.why,
+      })),
+    );
+  });
+}
+
+/**
+ * The agents `caller` may see that match `filters`, ranked for `query`: the filters and entitlements pick the
+ * candidates first, the index ranks only those, and the store is asked again for each hit (an index entry left
+ * behind by a crash never shows).
+ */
+export async function rankedSearch(
+  services: RegistryServices,
+  caller: Caller,
+  query: string,
+  filters: AgentFilters,
+  mode: SearchMode | undefined,
+  offset: number,
+  count: number,
+): Promise<{ items: Array<{ record: RegistryRecord; metadata: string; hit: SearchHit }>; more: boolean }> {
+  const candidates = await services.store.agents.candidates(caller, filters);
+  if (candidates !== undefined && candidates.size === 0) return { items: [], more: false };
+  const hits = await services.search.search(query, {
+    top: offset + count + 1,
+    ...(candidates === undefined ? {} : { candidates }),
+    ...(mode === undefined ? {} : { mode }),
+  });
+  const window = hits.slice(offset, offset + count);
+  const byId = new Map(window.map((hit) => [hit.id, hit]));
+  const found = await services.store.agents.getMany(
+    window.map((hit) => hit.id),
+    caller,
+  );
+  return {
+    items: found.map(({ record, metadata }) => ({ record, metadata, hit: byId.get(record.id)! })),
+    more: hits.length > offset + count,
+  };
+}
+
+function pageResponse(body: unknown[], url: URL, nextCursor: string | undefined): Response {
+  const headers: Record<string, string> = {};
+  if (nextCursor !== undefined) {
+    const next = new URL(url);
+    next.searchParams.set('cursor', nextCursor);
+    headers['link'] = `<${next.pathname}${next.search}>; rel="next"`;
+    headers['agentry-next-cursor'] = nextCursor;
+  }
+  return jsonResponse(body, 200, headers);
+}

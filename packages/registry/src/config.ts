@@ -1,0 +1,83 @@
+/**
+ * Registry settings from environment variables, for `agentry serve` and containers. Only what is set is
+ * returned; a value that cannot be right is an error naming the variable, not a silent default.
+ */
+
+import type { RegistryOptions } from './registry.js';
+import type { EmbeddingProviderKind, OpenAIEmbeddingOptions } from './search/index.js';
+
+export interface EnvSettings {
+  options: Partial<RegistryOptions>;
+  port?: number;
+  hostname?: string;
+}
+
+/**
+ * `AGENTRY_DB` (file), `AGENTRY_EMBEDDINGS` (`use-lite`, `openai`, `none`), `AGENTRY_OPENAI_BASE_URL`,
+ * `AGENTRY_OPENAI_MODEL`, `AGENTRY_OPENAI_API_KEY`, `AGENTRY_PUBLIC_URL`, `AGENTRY_MAX_BODY_BYTES`,
+ * `AGENTRY_QUOTA` (a number, or `none`), `AGENTRY_TRUST_PROXY` (`1`), `PORT`, `HOST`. `AGENTRY_ADMIN_TOKEN`
+ * is read by `createRegistry` itself.
+ */
+export function settingsFromEnv(env: Record<string, string | undefined> = process.env): EnvSettings {
+  const options: Partial<RegistryOptions> = {};
+  const value = (name: string): string | undefined => {
+    const text = env[name]?.trim();
+    return text === undefined || text === '' ? undefined : text;
+  };
+  const databaseUrl = value('DATABASE_URL');
+  if (databaseUrl !== undefined && /^postgres(ql)?:/i.test(databaseUrl)) {
+    throw new Error(
+      'DATABASE_URL names PostgreSQL, which this version does not support yet; unset it to use AGENTRY_DB (SQLite).',
+    );
+  }
+  const db = value('AGENTRY_DB');
+  if (db !== undefined) options.databasePath = db;
+  const embeddings = value('AGENTRY_EMBEDDINGS');
+  if (embeddings !== undefined) {
+    if (!['use-lite', 'openai', 'none'].includes(embeddings)) {
+      throw new Error(`AGENTRY_EMBEDDINGS must be use-lite, openai or none; got "${embeddings}".`);
+    }
+    options.embeddings = embeddings as EmbeddingProviderKind;
+    if (embeddings === 'openai') {
+      const baseUrl = value('AGENTRY_OPENAI_BASE_URL');
+      const model = value('AGENTRY_OPENAI_MODEL');
+      if (baseUrl === undefined || model === undefined) {
+        throw new Error('AGENTRY_EMBEDDINGS=openai needs AGENTRY_OPENAI_BASE_URL and AGENTRY_OPENAI_MODEL.');
+      }
+      const openai: OpenAIEmbeddingOptions = { baseUrl, model };
+      const apiKey = value('AGENTRY_OPENAI_API_KEY');
+      if (apiKey !== undefined) openai.apiKey = apiKey;
+      options.embeddingOptions = openai;
+    }
+  }
+  const publicUrl = value('AGENTRY_PUBLIC_URL');
+  if (publicUrl !== undefined) {
+    if (!URL.canParse(publicUrl))
+      throw new Error(`AGENTRY_PUBLIC_URL must be an absolute URL; got "${publicUrl}".`);
+    options.publicUrl = publicUrl;
+  }
+  const maxBody = value('AGENTRY_MAX_BODY_BYTES');
+  if (maxBody !== undefined) options.maxBodyBytes = positiveInteger('AGENTRY_MAX_BODY_BYTES', maxBody);
+  const quota = value('AGENTRY_QUOTA');
+  if (quota !== undefined)
+    options.quotaPerPublisher = quota === 'none' ? null : positiveInteger('AGENTRY_QUOTA', quota);
+  if (value('AGENTRY_TRUST_PROXY') === '1') options.trustProxy = true;
+  const settings: EnvSettings = { options };
+  const port = value('PORT');
+  if (port !== undefined) {
+    const number = Number(port);
+    if (!Number.isInteger(number) || number < 0 || number > 65535)
+      throw new Error(`PORT must be 0 to 65535; got "${port}".`);
+    settings.port = number;
+  }
+  const host = value('HOST');
+  if (host !== undefined) settings.hostname = host;
+  return settings;
+}
+
+function positiveInteger(name: string, text: string): number {
+  const number = Number(text);
+  if (!Number.isInteger(number) || number < 1)
+    throw new Error(`${name} must be a positive integer; got "${text}".`);
+  return number;
+}

@@ -1,0 +1,624 @@
+/**
+ * The crawl queue in the database: hosts with their due times, claimed by a crawler under a lease, completed in one
+ * transaction with the documents and agents the crawl saw. A crawler that dies mid-crawl leaves its claims to
+ * expire (or to be released by its successor with the same instance id); nothing completed is crawled again before
+ * it is due, and nothing claimed is lost.
+ */
+import type { Kysely } from 'kysely';
+import type { CrawlAgentRow, CrawlBodyRow, CrawlDocumentRow, CrawlHostRow, CrawlTables } from './tables.js';
+import type {
+  CrawledAgent,
+  DocumentKind,
+  DocumentRecord,
+  DocumentStatus,
+  PreviousDocument,
+} from './types.js';
+
+// Rows per multi-row statement: at 16 columns, well under the bound parameters SQLite (32,766) and PostgreSQL
+// (65,535) accept.
+const ROWS_PER_STATEMENT = 200;
+
+export class CrawlQueue {
+  constructor(private readonly db: Kysely<CrawlTables>) {}
+
+  /** Adds origins not already queued, due now. Returns the origins that were new. */
+  async add(origins: readonly string[], addedBy: string, now: string): Promise<string[]> {
+    if (origins.length === 0) return [];
+    const added: string[] = [];
+    await this.db.transaction().execute(async (trx) => {
+      for (const chunk of chunks([...new Set(origins)], 500)) {
+        const existing = await trx
+          .selectFrom('crawl_hosts')
+          .select('origin')
+          .where('origin', 'in', chunk)
+          .execute();
+        const known = new Set(existing.map((row) => row.origin));
+        const rows = chunk
+          .filter((origin) => !known.has(origin))
+          .map(
+            (origin): CrawlHostRow => ({
+              origin,
+              added_by: addedBy,
+              added_at: now,
+              status: 'idle',
+              next_due_at: now,
+              claimed_by: null,
+              claimed_until: null,
+              failures: 0,
+              last_error: null,
+              last_outcome: null,
+              last_crawled_at: null,
+              crawls: 0,
+            }),
+          );
+        if (rows.length === 0) continue;
+        await trx.insertInto('crawl_hosts').values(rows).execute();
+        added.push(...rows.map((row) => row.origin));
+      }
+    });
+    return added;
+  }
+
+  /** Removes a host and everything recorded about it. Returns the ids of its agents not yet tombstoned. */
+  async remove(origin: string): Promise<string[] | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const host = await trx
+        .selectFrom('crawl_hosts')
+        .select('origin')
+        .where('origin', '=', origin)
+        .executeTakeFirst();
+      if (host === undefined) return undefined;
+      const agents = await trx
+        .selectFrom('crawl_agents')
+        .select('agent_id')
+        .where('origin', '=', origin)
+        .where('state', '!=', 'tombstoned')
+        .execute();
+      await trx.deleteFrom('crawl_agents').where('origin', '=', origin).execute();
+      await trx.deleteFrom('crawl_documents').where('origin', '=', origin).execute();
+      await trx.deleteFrom('crawl_bodies').where('origin', '=', origin).execute();
+      await trx.deleteFrom('crawl_hosts').where('origin', '=', origin).execute();
+      return agents.map((row) => row.agent_id);
+    });
+  }
+
+  /**
+   * Claims up to `limit` hosts: claimed under a lease expired at `now` first (they were due when claimed), then idle
+   * ones due by `dueBy`, oldest due first. Two queries rather than one with OR, so that each reads the due index in
+   * order and stops at `limit`: the cost of a claim does not grow with the number of hosts queued.
+   */
+  async claim(
+    limit: number,
+    instanceId: string,
+    times: { now: string; dueBy: string; leaseUntil: string },
+  ): Promise<ClaimedHost[]> {
+    const { now, dueBy, leaseUntil } = times;
+    return this.db.transaction().execute(async (trx) => {
+      const expired = await trx
+        .selectFrom('crawl_hosts')
+        .select(['origin', 'failures'])
+        .where('status', '=', 'claimed')
+        .where('claimed_until', '<', now)
+        .orderBy('next_due_at')
+        .orderBy('origin')
+        .limit(limit)
+        .execute();
+      const idle =
+        expired.length >= limit
+          ? []
+          : await trx
+              .selectFrom('crawl_hosts')
+              .select(['origin', 'failures'])
+              .where('status', '=', 'idle')
+              .where('next_due_at', '<=', dueBy)
+              .orderBy('status')
+              .orderBy('next_due_at')
+              .orderBy('origin')
+              .limit(limit - expired.length)
+              .execute();
+      const due = [...expired, ...idle];
+      if (due.length === 0) return due;
+      await trx
+        .updateTable('crawl_hosts')
+        .set({ status: 'claimed', claimed_by: instanceId, claimed_until: leaseUntil })
+        .where(
+          'origin',
+          'in',
+          due.map((row) => row.origin),
+        )
+        .execute();
+      return due;
+    });
+  }
+
+  /** Claims these hosts, due or not, unless another crawler holds a live claim on one (or it is not queued). */
+  async claimOrigins(
+    origins: readonly string[],
+    instanceId: string,
+    times: { now: string; leaseUntil: string },
+  ): Promise<ClaimedHost[]> {
+    if (origins.length === 0) return [];
+    const { now, leaseUntil } = times;
+    return this.db.transaction().execute(async (trx) => {
+      const free = await trx
+        .selectFrom('crawl_hosts')
+        .select(['origin', 'failures'])
+        .where('origin', 'in', [...origins])
+        .where((eb) =>
+          eb.or([
+            eb('status', '=', 'idle'),
+            eb('claimed_until', '<', now),
+            eb('claimed_by', '=', instanceId),
+          ]),
+        )
+        .orderBy('origin')
+        .execute();
+      if (free.length === 0) return free;
+      await trx
+        .updateTable('crawl_hosts')
+        .set({ status: 'claimed', claimed_by: instanceId, claimed_until: leaseUntil })
+        .where(
+          'origin',
+          'in',
+          free.map((row) => row.origin),
+        )
+        .execute();
+      return free;
+    });
+  }
+
+  /** Gives claims back without completing them (a crawl stopped, or a restarted crawler's own claims). */
+  async release(instanceId: string, origins?: readonly string[]): Promise<void> {
+    let query = this.db
+      .updateTable('crawl_hosts')
+      .set({ status: 'idle', claimed_by: null, claimed_until: null })
+      .where('status', '=', 'claimed')
+      .where('claimed_by', '=', instanceId);
+    if (origins !== undefined) {
+      if (origins.length === 0) return;
+      query = query.where('origin', 'in', [...origins]);
+    }
+    await query.execute();
+  }
+
+  /** How many hosts are due now. */
+  async countDue(now: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('crawl_hosts')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'idle'), eb('next_due_at', '<=', now)]),
+          eb.and([eb('status', '=', 'claimed'), eb('claimed_until', '<', now)]),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
+  async nextDueAt(): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('crawl_hosts')
+      .select((eb) => eb.fn.min('next_due_at').as('next'))
+      .where('status', '=', 'idle')
+      .executeTakeFirst();
+    return row?.next ?? undefined;
+  }
+
+  async previousDocuments(origin: string): Promise<Map<string, PreviousDocument>> {
+    return (await this.snapshots([origin])).get(origin)?.previous ?? new Map();
+  }
+
+  async agents(origin: string): Promise<CrawlAgentRow[]> {
+    return this.db.selectFrom('crawl_agents').selectAll().where('origin', '=', origin).execute();
+  }
+
+  /**
+   * What the last crawls of `origins` left: their documents (as the next crawl's `previous`) and their agents. Two
+   * queries for a whole claim rather than two per host.
+   */
+  async snapshots(origins: readonly string[]): Promise<Map<string, HostSnapshot>> {
+    const snapshots = new Map<string, HostSnapshot>(
+      origins.map((origin) => [origin, { previous: new Map(), agents: [] }]),
+    );
+    for (const chunk of chunks(origins, 500)) {
+      const [documents, agents] = await Promise.all([
+        this.db.selectFrom('crawl_documents').selectAll().where('origin', 'in', chunk).execute(),
+        this.db.selectFrom('crawl_agents').select(AGENT_STATE_COLUMNS).where('origin', 'in', chunk).execute(),
+      ]);
+      for (const row of documents) snapshots.get(row.origin)?.previous.set(row.url, previousOf(row));
+      for (const row of agents) snapshots.get(row.origin)?.agents.push(row);
+    }
+    return snapshots;
+  }
+
+  /** The crawled agents stored for these ids of an origin. */
+  async crawledAgents(origin: string, agentIds: readonly string[]): Promise<CrawledAgent[]> {
+    const agents: CrawledAgent[] = [];
+    for (const chunk of chunks(agentIds, 500)) {
+      const rows = await this.db
+        .selectFrom('crawl_agents')
+        .select('crawled')
+        .where('origin', '=', origin)
+        .where('agent_id', 'in', chunk)
+        .orderBy('agent_id')
+        .execute();
+      agents.push(...rows.map((row) => JSON.parse(row.crawled) as CrawledAgent));
+    }
+    return agents;
+  }
+
+  /** The stored bodies of an origin's documents, by URL. */
+  async bodies(origin: string): Promise<Map<string, string>> {
+    const rows = await this.db
+      .selectFrom('crawl_bodies')
+      .select(['url', 'body'])
+      .where('origin', '=', origin)
+      .execute();
+    return new Map(rows.map((row) => [row.url, row.body]));
+  }
+
+  /** Records a finished crawl: the documents replace the last crawl's, the agents' rows are written, the claim ends. */
+  async complete(completion: Completion): Promise<boolean> {
+    return (await this.completeAll([completion])).has(completion.origin);
+  }
+
+  /**
+   * Records finished crawls in one transaction, with multi-row statements where the rows allow: at thousands of
+   * hosts a minute, statements per host (and a commit per host) are most of a crawl's cost. Hosts removed while
+   * they were crawled stay removed: their crawls are dropped. Returns the origins whose crawls were recorded.
+   */
+  async completeAll(completions: readonly Completion[]): Promise<Set<string>> {
+    if (completions.length === 0) return new Set();
+    return this.db.transaction().execute(async (trx) => {
+      const queued = new Set<string>();
+      for (const chunk of chunks([...new Set(completions.map((completion) => completion.origin))], 500)) {
+        const rows = await trx
+          .selectFrom('crawl_hosts')
+          .select('origin')
+          .where('origin', 'in', chunk)
+          .execute();
+        for (const row of rows) queued.add(row.origin);
+      }
+      const live = completions.filter((completion) => queued.has(completion.origin));
+      if (live.length === 0) return queued;
+      const replaced = live.filter((completion) => completion.documents !== undefined);
+      for (const chunk of chunks(
+        replaced.map((completion) => completion.origin),
+        500,
+      )) {
+        await trx.deleteFrom('crawl_documents').where('origin', 'in', chunk).execute();
+        await trx.deleteFrom('crawl_bodies').where('origin', 'in', chunk).execute();
+      }
+      for (const chunk of chunks(
+        replaced.flatMap((completion) => completion.bodies ?? []),
+        ROWS_PER_STATEMENT,
+      )) {
+        await trx.insertInto('crawl_bodies').values(chunk).execute();
+      }
+      for (const chunk of chunks(
+        replaced.flatMap((completion) => completion.documents ?? []),
+        ROWS_PER_STATEMENT,
+      )) {
+        await trx.insertInto('crawl_documents').values(chunk).execute();
+      }
+      for (const chunk of chunks(
+        live.flatMap((completion) => completion.documentUpdates ?? []),
+        ROWS_PER_STATEMENT,
+      )) {
+        // Every row exists (the document was read from it); only what a revalidation changes is written.
+        await trx
+          .insertInto('crawl_documents')
+          .values(chunk.map(revalidationOf))
+          .onConflict((oc) =>
+            oc.columns(['origin', 'url']).doUpdateSet((eb) => ({
+              status: eb.ref('excluded.status'),
+              reason: eb.ref('excluded.reason'),
+              http_status: eb.ref('excluded.http_status'),
+              etag: eb.ref('excluded.etag'),
+              last_modified: eb.ref('excluded.last_modified'),
+              fetched_at: eb.ref('excluded.fetched_at'),
+              expires_at: eb.ref('excluded.expires_at'),
+              lifetime_seconds: eb.ref('excluded.lifetime_seconds'),
+            })),
+          )
+          .execute();
+      }
+      for (const chunk of chunks(
+        live.flatMap((completion) => completion.agentUpserts),
+        ROWS_PER_STATEMENT,
+      )) {
+        await trx
+          .insertInto('crawl_agents')
+          .values(chunk)
+          .onConflict((oc) =>
+            oc.columns(['origin', 'agent_id']).doUpdateSet((eb) => ({
+              state: eb.ref('excluded.state'),
+              inactive_reason: eb.ref('excluded.inactive_reason'),
+              missing_count: eb.ref('excluded.missing_count'),
+              hash: eb.ref('excluded.hash'),
+              crawled: eb.ref('excluded.crawled'),
+              updated_at: eb.ref('excluded.updated_at'),
+            })),
+          )
+          .execute();
+      }
+      for (const completion of live) {
+        for (const change of completion.agentStates) {
+          await trx
+            .updateTable('crawl_agents')
+            .set({
+              state: change.state,
+              inactive_reason: change.inactiveReason,
+              missing_count: change.missingCount,
+              updated_at: completion.host.last_crawled_at ?? new Date().toISOString(),
+            })
+            .where('origin', '=', completion.origin)
+            .where('agent_id', '=', change.agentId)
+            .execute();
+        }
+      }
+      // One statement for every host of the batch: each row exists (checked above, in this transaction), so the
+      // insert always turns into the update, which ends the claim and counts the crawl.
+      for (const chunk of chunks(live, ROWS_PER_STATEMENT)) {
+        await trx
+          .insertInto('crawl_hosts')
+          .values(
+            chunk.map(
+              (completion): CrawlHostRow => ({
+                origin: completion.origin,
+                added_by: '',
+                added_at: '',
+                status: 'idle',
+                claimed_by: null,
+                claimed_until: null,
+                crawls: 1,
+                ...completion.host,
+              }),
+            ),
+          )
+          .onConflict((oc) =>
+            oc.column('origin').doUpdateSet((eb) => ({
+              status: 'idle',
+              claimed_by: null,
+              claimed_until: null,
+              next_due_at: eb.ref('excluded.next_due_at'),
+              failures: eb.ref('excluded.failures'),
+              last_error: eb.ref('excluded.last_error'),
+              last_outcome: eb.ref('excluded.last_outcome'),
+              last_crawled_at: eb.ref('excluded.last_crawled_at'),
+              crawls: eb('crawl_hosts.crawls', '+', 1),
+            })),
+          )
+          .execute();
+      }
+      return queued;
+    });
+  }
+
+  /** Ends a claim whose crawl could not be recorded (the sink failed): the stored documents stay as they were. */
+  async fail(origin: string, error: string, nextDueAt: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('crawl_hosts')
+      .set((eb) => ({
+        status: 'idle',
+        claimed_by: null,
+        claimed_until: null,
+        next_due_at: nextDueAt,
+        last_error: error,
+        last_outcome: 'error',
+        last_crawled_at: now,
+        failures: eb('failures', '+', 1),
+      }))
+      .where('origin', '=', origin)
+      .execute();
+  }
+
+  /** Makes hosts due now (a crawl asked for by hand). */
+  async makeDue(origins: readonly string[], now: string): Promise<void> {
+    for (const chunk of chunks([...origins], 500)) {
+      await this.db
+        .updateTable('crawl_hosts')
+        .set({ next_due_at: now })
+        .where('origin', 'in', chunk)
+        .where('status', '=', 'idle')
+        .execute();
+    }
+  }
+
+  async recordLiveness(
+    origin: string,
+    agentId: string,
+    set: Pick<
+      CrawlAgentRow,
+      | 'liveness_status'
+      | 'liveness_checked_at'
+      | 'liveness_seen_at'
+      | 'liveness_latency_ms'
+      | 'liveness_due_at'
+    >,
+  ): Promise<void> {
+    const { liveness_seen_at, ...always } = set;
+    await this.db
+      .updateTable('crawl_agents')
+      .set(liveness_seen_at === null ? always : set)
+      .where('origin', '=', origin)
+      .where('agent_id', '=', agentId)
+      .execute();
+  }
+
+  /** Hosts in origin order, after `after`, at most `limit`; with the counts of their active agents and documents read. */
+  async hosts(
+    page: { after?: string; limit?: number } = {},
+  ): Promise<Array<CrawlHostRow & { agents: number; documents: number }>> {
+    let query = this.db.selectFrom('crawl_hosts').selectAll().orderBy('origin');
+    if (page.after !== undefined) query = query.where('origin', '>', page.after);
+    if (page.limit !== undefined) query = query.limit(page.limit);
+    const hosts = await query.execute();
+    if (hosts.length === 0) return [];
+    const origins = hosts.map((host) => host.origin);
+    const agentCounts = [];
+    const documentCounts = [];
+    for (const chunk of chunks(origins, 500)) {
+      agentCounts.push(
+        ...(await this.db
+          .selectFrom('crawl_agents')
+          .select(['origin', (eb) => eb.fn.countAll<number>().as('count')])
+          .where('origin', 'in', chunk)
+          .where('state', '=', 'active')
+          .groupBy('origin')
+          .execute()),
+      );
+      documentCounts.push(
+        ...(await this.db
+          .selectFrom('crawl_documents')
+          .select(['origin', (eb) => eb.fn.countAll<number>().as('count')])
+          .where('origin', 'in', chunk)
+          .where('status', 'in', ['ok', 'not-modified'])
+          .groupBy('origin')
+          .execute()),
+      );
+    }
+    const agents = new Map(agentCounts.map((row) => [row.origin, Number(row.count)]));
+    const documents = new Map(documentCounts.map((row) => [row.origin, Number(row.count)]));
+    return hosts.map((host) => ({
+      ...host,
+      agents: agents.get(host.origin) ?? 0,
+      documents: documents.get(host.origin) ?? 0,
+    }));
+  }
+
+  async host(origin: string): Promise<CrawlHostRow | undefined> {
+    return this.db.selectFrom('crawl_hosts').selectAll().where('origin', '=', origin).executeTakeFirst();
+  }
+
+  async documents(origin: string): Promise<CrawlDocumentRow[]> {
+    return this.db
+      .selectFrom('crawl_documents')
+      .selectAll()
+      .where('origin', '=', origin)
+      .orderBy('url')
+      .execute();
+  }
+}
+
+/** A host taken by `claim`. */
+export interface ClaimedHost {
+  origin: string;
+  failures: number;
+}
+
+/** A crawled agent's row without the agent itself, which a crawl needs only for agents coming back. */
+export type AgentState = Omit<CrawlAgentRow, 'crawled'>;
+
+const AGENT_STATE_COLUMNS = [
+  'origin',
+  'agent_id',
+  'state',
+  'inactive_reason',
+  'missing_count',
+  'hash',
+  'first_seen_at',
+  'updated_at',
+  'liveness_status',
+  'liveness_checked_at',
+  'liveness_seen_at',
+  'liveness_latency_ms',
+  'liveness_due_at',
+] as const satisfies ReadonlyArray<keyof AgentState>;
+
+/** What a host's last crawls left, read at once for a whole claim. */
+export interface HostSnapshot {
+  previous: Map<string, PreviousDocument>;
+  agents: AgentState[];
+}
+
+export interface Completion {
+  origin: string;
+  /** Every document of the crawl (replacing the stored set), or, for an unchanged origin, updates in place. */
+  documents?: CrawlDocumentRow[];
+  /** With `documents`: the bodies to keep (replacing the stored ones). */
+  bodies?: CrawlBodyRow[];
+  /** The documents an unchanged origin's crawl asked for again: their validators and due times are written. */
+  documentUpdates?: CrawlDocumentRow[];
+  agentUpserts: CrawlAgentRow[];
+  agentStates: Array<{
+    agentId: string;
+    state: CrawlAgentRow['state'];
+    inactiveReason: CrawlAgentRow['inactive_reason'];
+    missingCount: number;
+  }>;
+  host: Pick<CrawlHostRow, 'next_due_at' | 'failures' | 'last_error' | 'last_outcome' | 'last_crawled_at'>;
+}
+
+export function documentRow(origin: string, record: DocumentRecord, expiresAt: string): CrawlDocumentRow {
+  return {
+    origin,
+    url: record.url,
+    kind: record.kind ?? null,
+    status: record.status,
+    reason: record.reason ?? null,
+    http_status: record.httpStatus ?? null,
+    etag: record.etag ?? null,
+    last_modified: record.lastModified ?? null,
+    fetched_at: record.fetchedAt,
+    expires_at: expiresAt,
+    lifetime_seconds: record.lifetimeSeconds ?? null,
+    source: record.origin,
+    linked_from: record.linkedFrom ?? null,
+    agent_ids: record.agentIds === undefined ? null : JSON.stringify(record.agentIds),
+    issues: record.issues === undefined ? null : JSON.stringify(record.issues),
+    digest: record.digest ?? null,
+  };
+}
+
+/** What a revalidation changes in a document's row, with the columns an insert cannot do without. */
+function revalidationOf(row: CrawlDocumentRow) {
+  const { origin, url, status, reason, http_status, etag, last_modified, fetched_at, expires_at } = row;
+  return {
+    origin,
+    url,
+    status,
+    reason,
+    http_status,
+    etag,
+    last_modified,
+    fetched_at,
+    expires_at,
+    lifetime_seconds: row.lifetime_seconds,
+    source: row.source,
+  };
+}
+
+/** The body row of a document that has a body to keep. */
+export function bodyRow(origin: string, record: DocumentRecord): CrawlBodyRow | undefined {
+  return record.body === undefined ? undefined : { origin, url: record.url, body: record.body };
+}
+
+/** A stored document as the next crawl's `previous`. */
+function previousOf(row: CrawlDocumentRow): PreviousDocument {
+  // A document read before bodies had digests (migration 202) is due at once: it is fetched whole, and from then on
+  // compared by its digest.
+  const undigested = row.digest === null && (row.status === 'ok' || row.status === 'not-modified');
+  const previous: PreviousDocument = {
+    status: row.status as DocumentStatus,
+    fetchedAt: row.fetched_at,
+    expiresAt: undigested ? new Date(0).toISOString() : row.expires_at,
+    origin: row.source === 'synthetic' ? 'synthetic' : 'native',
+  };
+  if (row.kind !== null) previous.kind = row.kind as DocumentKind;
+  if (row.reason !== null) previous.reason = row.reason;
+  if (row.http_status !== null) previous.httpStatus = row.http_status;
+  if (row.etag !== null) previous.etag = row.etag;
+  if (row.last_modified !== null) previous.lastModified = row.last_modified;
+  if (row.lifetime_seconds !== null) previous.lifetimeSeconds = row.lifetime_seconds;
+  if (row.linked_from !== null) previous.linkedFrom = row.linked_from;
+  if (row.agent_ids !== null) previous.agentIds = JSON.parse(row.agent_ids) as string[];
+  if (row.issues !== null) previous.issues = JSON.parse(row.issues) as string[];
+  if (row.digest !== null) previous.digest = row.digest;
+  return previous;
+}
+
+export function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let at = 0; at < items.length; at += size) yield items.slice(at, at + size);
+}

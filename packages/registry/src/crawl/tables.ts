@@ -1,0 +1,71 @@
+/** Row types of the crawler's tables (migrations.ts), for Kysely. */
+
+export interface CrawlHostRow {
+  origin: string;
+  added_by: string;
+  added_at: string;
+  status: 'idle' | 'claimed';
+  next_due_at: string;
+  claimed_by: string | null;
+  claimed_until: string | null;
+  failures: number;
+  last_error: string | null;
+  last_outcome: string | null;
+  last_crawled_at: string | null;
+  crawls: number;
+}
+
+export interface CrawlDocumentRow {
+  origin: string;
+  url: string;
+  kind: string | null;
+  status: string;
+  reason: string | null;
+  http_status: number | null;
+  etag: string | null;
+  last_modified: string | null;
+  fetched_at: string;
+  expires_at: string;
+  lifetime_seconds: number | null;
+  source: string;
+  linked_from: string | null;
+  /** JSON array of agent ids. */
+  agent_ids: string | null;
+  /** JSON array of messages. */
+  issues: string | null;
+  /** SHA-256 of the stored body (crawl_bodies), base64url. */
+  digest: string | null;
+}
+
+/** The last body of a document, apart from its row: a re-crawl rewrites the row, and reads the body only if needed. */
+export interface CrawlBodyRow {
+  origin: string;
+  url: string;
+  body: string;
+}
+
+export interface CrawlAgentRow {
+  origin: string;
+  agent_id: string;
+  state: 'active' | 'inactive' | 'tombstoned';
+  inactive_reason: 'missing' | 'unreachable' | null;
+  missing_count: number;
+  hash: string;
+  /** The CrawledAgent, JSON. */
+  crawled: string;
+  first_seen_at: string;
+  updated_at: string;
+  liveness_status: string | null;
+  liveness_checked_at: string | null;
+  liveness_seen_at: string | null;
+  liveness_latency_ms: number | null;
+  liveness_due_at: string | null;
+}
+
+/** The crawler's tables; a store's database type includes these (`interface Database extends CrawlTables`). */
+export interface CrawlTables {
+  crawl_hosts: CrawlHostRow;
+  crawl_documents: CrawlDocumentRow;
+  crawl_bodies: CrawlBodyRow;
+  crawl_agents: CrawlAgentRow;
+}

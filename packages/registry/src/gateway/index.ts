@@ -1,0 +1,27 @@
+/** The invocation gateway: `POST /agents/{id}/invoke`. */
+export { type FailureParty, failureOf, type MappedFailure } from './errors.js';
+export {
+  createGateway,
+  DEFAULT_GATEWAY_TIMEOUT_MS,
+  type Gateway,
+  type GatewayInvokeOptions,
+  type GatewayOptions,
+  type GatewayResult,
+} from './gateway.js';
+export {
+  PROBLEM_CONTENT_TYPE,
+  PROBLEM_TYPE_BASE,
+  type ProblemDetails,
+  type ProblemFailure,
+  type ProblemInit,
+  problemDetails,
+  problemResponse,
+} from './problem.js';
+export {
+  AGENT_API_KEY_HEADER,
+  AGENT_AUTHORIZATION_HEADER,
+  AGENT_CONFIRMATION_HEADER,
+  type GatewayCall,
+  INVOKE_BODY_SCHEMA,
+  readGatewayCall,
+} from './request.js';

@@ -1,0 +1,36 @@
+export { ANONYMOUS, actorOf, callerOf } from './access/callers.js';
+export { canSee, writeAccess } from './access/entitlements.js';
+export {
+  DEFAULT_RATE_LIMITS,
+  type RateClass,
+  RateLimiter,
+  type RateLimitRule,
+  type RateLimits,
+} from './access/rate-limit.js';
+export type { ConnectionInfo } from './api/context.js';
+export { PROBLEM_MEDIA_TYPE } from './api/problems.js';
+export { type EnvSettings, settingsFromEnv } from './config.js';
+export * from './crawl/index.js';
+export * from './federation/index.js';
+export { crawledId, crawlOwner, createCrawlSink } from './ingest/crawl-sink.js';
+export { preferredId } from './records/ids.js';
+export { type Registration, type RegistrationRequest, readRegistration } from './records/registration.js';
+export { searchDocumentOf } from './records/search-document.js';
+export type * from './records/types.js';
+export { formatView, metadataView, storedMetadata, summaryView } from './records/views.js';
+export {
+  createRegistry,
+  REGISTRY_VERSION,
+  type Registry,
+  type RegistryCrawlOptions,
+  type RegistryOptions,
+  type ServedRegistry,
+  type ServeOptions,
+  serveRegistry,
+} from './registry.js';
+export type { HistoryEntry, RecordDraft } from './store/agents.js';
+export type { AuditEntry } from './store/audit.js';
+export type { AgentFilters } from './store/filters.js';
+export { RegistryStore, type StoreOptions } from './store/store.js';
+export { hashToken, type TokenInfo } from './store/tokens.js';
+export * from './synthetic/index.js';

@@ -1,0 +1,593 @@
+/**
+ * The component schemas of the registry's OpenAPI document (JSON Schema 2020-12, as OpenAPI 3.1 uses). The
+ * request schemas of resolve and the gateway are the very ones their code validates with.
+ */
+import type { JsonObject } from '@agentry/core';
+import { INVOKE_BODY_SCHEMA } from '../gateway/request.js';
+import { AUTH_TYPES, RESOLVE_REQUEST_SCHEMA } from '../resolve/index.js';
+
+const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
+const strings: JsonObject = { type: 'array', items: { type: 'string' } };
+const jsonSchema: JsonObject = { description: 'A JSON Schema (2020-12).', type: ['object', 'boolean'] };
+
+/** A component schema without the `$schema` member a standalone schema document carries. */
+function component(schema: JsonObject): JsonObject {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}
+
+const STATUS: JsonObject = { type: 'string', enum: ['active', 'inactive', 'deprecated', 'retired'] };
+
+export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
+  Problem: {
+    type: 'object',
+    description:
+      'RFC 9457 problem details, carrying the AIDIP error object (§5.2) as `error` in the same body.',
+    required: ['type', 'title', 'status', 'detail', 'code', 'error'],
+    properties: {
+      type: { type: 'string', format: 'uri' },
+      title: { type: 'string' },
+      status: { type: 'integer', minimum: 100, maximum: 599 },
+      detail: { type: 'string' },
+      instance: { type: 'string' },
+      code: {
+        type: 'string',
+        description: 'AIDIP-style code: InvalidInput, Unauthorized, NotFound, RateLimited, …',
+      },
+      pointer: { type: 'string', description: 'JSON pointer of the offending input.' },
+      errors: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['pointer', 'detail'],
+          properties: {
+            pointer: { type: 'string' },
+            detail: { type: 'string' },
+            code: { type: 'string' },
+            severity: { type: 'string', enum: ['error', 'warning'] },
+          },
+        },
+      },
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: { code: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
+  },
+  Authentication: {
+    type: 'object',
+    description: 'AIDIP §3.1 `authentication`.',
+    properties: {
+      type: { type: 'string', examples: ['api_key', 'oauth2_bearer', 'mtls', 'none'] },
+      instructions: { type: 'string' },
+      scopes: strings,
+    },
+  },
+  Operation: {
+    type: 'object',
+    description: 'AIDIP §3.2 operation.',
+    required: ['name'],
+    properties: {
+      name: { type: 'string' },
+      description: { type: 'string' },
+      inputs: jsonSchema,
+      outputs: jsonSchema,
+      examples: {
+        type: 'array',
+        items: { type: 'object', properties: { input: {}, output: {} } },
+      },
+    },
+  },
+  SafetyFlag: {
+    type: 'object',
+    required: ['rule', 'pointer', 'excerpt'],
+    properties: {
+      rule: {
+        type: 'string',
+        enum: [
+          'instruction-override',
+          'role-injection',
+          'exfiltration',
+          'tool-coercion',
+          'hidden-text',
+          'encoded-instructions',
+        ],
+      },
+      pointer: { type: 'string' },
+      excerpt: { type: 'string' },
+    },
+  },
+  AgentMetadata: {
+    type: 'object',
+    description:
+      'AIDIP §3 agent metadata, with what the registry adds: `flagged`, `safety_flags`, `quality_score` and `registry`.',
+    required: ['id', 'name', 'description'],
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string' },
+      description: { type: 'string' },
+      version: { type: 'string' },
+      publisher: { type: 'string' },
+      capabilities: strings,
+      tags: strings,
+      endpoint: { type: 'string', format: 'uri' },
+      supported_languages: strings,
+      authentication: ref('Authentication'),
+      status: { type: 'string' },
+      operations: { type: 'array', items: ref('Operation') },
+      inputs: jsonSchema,
+      outputs: jsonSchema,
+      flagged: { type: 'boolean' },
+      safety_flags: { type: 'array', items: ref('SafetyFlag') },
+      quality_score: { type: 'number', minimum: 0, maximum: 1 },
+      registry: {
+        type: 'object',
+        properties: {
+          owner: { type: 'string' },
+          revision: { type: 'integer' },
+          created_at: { type: 'string', format: 'date-time' },
+          updated_at: { type: 'string', format: 'date-time' },
+          quality: ref('Quality'),
+          access: { type: 'object', properties: { groups: strings } },
+        },
+      },
+    },
+  },
+  Quality: {
+    type: 'object',
+    required: ['ratings', 'invocations', 'failures', 'verified'],
+    properties: {
+      score: { type: 'number', minimum: 0, maximum: 1 },
+      ratings: { type: 'integer', minimum: 0 },
+      invocations: { type: 'integer', minimum: 0 },
+      failures: { type: 'integer', minimum: 0 },
+      verified: { type: 'boolean' },
+      latency_p50_ms: { type: 'number' },
+      last_seen_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  AgentSummary: {
+    type: 'object',
+    description: 'AIDIP §4.3.1 summary object; search results add `score` and `why`.',
+    required: ['id', 'name', 'description', 'endpoint', 'status'],
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string' },
+      description: { type: 'string' },
+      version: { type: 'string' },
+      publisher: { type: 'string' },
+      capabilities: strings,
+      tags: strings,
+      supported_languages: strings,
+      endpoint: { type: 'string' },
+      status: STATUS,
+      flagged: { type: 'boolean' },
+      safety_flags: { type: 'array', items: ref('SafetyFlag') },
+      quality_score: { type: 'number' },
+      updated_at: { type: 'string', format: 'date-time' },
+      score: { type: 'number' },
+      why: strings,
+    },
+  },
+  Tombstone: {
+    type: 'object',
+    description: 'A deleted agent, in `updated_since` listings.',
+    required: ['id', 'deleted', 'deleted_at'],
+    properties: {
+      id: { type: 'string' },
+      deleted: { const: true },
+      deleted_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  Registration: {
+    description:
+      'An agent description in any format Agentry reads (AIDIP metadata, WoA, AWP, A2A AgentCard, agent:// descriptor, WoT TD, MCP server.json), optionally with a top-level `access: {groups}`; or an envelope `{document, access?, format?}`.',
+    type: 'object',
+  },
+  RegistrationResults: {
+    type: 'object',
+    description: 'The answer to `POST /agents?all=true`: one entry per agent of the document.',
+    required: ['results'],
+    properties: {
+      results: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'result', 'location', 'metadata'],
+          properties: {
+            id: { type: 'string' },
+            result: { type: 'string', enum: ['created', 'updated', 'unchanged'] },
+            location: { type: 'string', format: 'uri' },
+            metadata: ref('AgentMetadata'),
+          },
+        },
+      },
+    },
+  },
+  SearchRequest: {
+    type: 'object',
+    description:
+      'AIDIP §4.3.1 and §4.3.2: filters (AND, set inclusion) and an optional natural-language query.',
+    additionalProperties: false,
+    properties: {
+      query: { type: ['string', 'null'], maxLength: 2000 },
+      filters: {
+        type: ['object', 'null'],
+        additionalProperties: false,
+        properties: {
+          capabilities: strings,
+          tags: strings,
+          supported_languages: strings,
+          supported_language: { type: 'string' },
+          languages: strings,
+          language: { type: 'string' },
+          status: { oneOf: [STATUS, { type: 'array', items: STATUS }] },
+        },
+      },
+      top: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+      mode: { type: 'string', enum: ['hybrid', 'lexical', 'semantic'] },
+    },
+  },
+  Feedback: {
+    type: 'object',
+    required: ['rating', 'outcome'],
+    additionalProperties: false,
+    properties: {
+      rating: { type: 'integer', minimum: 1, maximum: 5 },
+      outcome: { type: 'string', enum: ['success', 'failure'] },
+      comment: { type: 'string', maxLength: 2000 },
+    },
+  },
+  FeedbackResult: {
+    type: 'object',
+    required: ['id', 'quality_score', 'ratings'],
+    properties: {
+      id: { type: 'string' },
+      quality_score: { type: ['number', 'null'] },
+      ratings: { type: 'integer' },
+    },
+  },
+  History: {
+    type: 'object',
+    required: ['id', 'entries'],
+    properties: {
+      id: { type: 'string' },
+      entries: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['revision', 'action', 'actor', 'at'],
+          properties: {
+            revision: { type: 'integer' },
+            action: { type: 'string' },
+            actor: { type: 'string' },
+            at: { type: 'string', format: 'date-time' },
+            agent: { type: 'object', description: 'The canonical agent after the change.' },
+          },
+        },
+      },
+    },
+  },
+  InvokeRequest: component(INVOKE_BODY_SCHEMA),
+  ResolveRequest: component(RESOLVE_REQUEST_SCHEMA),
+  ResolveResponse: {
+    type: 'object',
+    required: ['intent', 'candidates', 'filtered', 'considered', 'untrusted'],
+    properties: {
+      intent: { type: 'string' },
+      candidates: { type: 'array', items: ref('ResolveCandidate') },
+      filtered: {
+        type: 'object',
+        required: ['count', 'reasons'],
+        properties: {
+          count: { type: 'integer', minimum: 0 },
+          reasons: {
+            type: 'object',
+            description:
+              'Why candidates were removed: status, flagged, language, auth, transport, trust, quality, verified.',
+            additionalProperties: { type: 'integer' },
+          },
+        },
+      },
+      considered: { type: 'integer', minimum: 0 },
+      untrusted: {
+        ...strings,
+        description:
+          "Pointers (`*` for any index) of members holding publishers' text: untrusted input for a model.",
+      },
+    },
+  },
+  ResolveCandidate: {
+    type: 'object',
+    required: [
+      'id',
+      'name',
+      'description',
+      'score',
+      'why',
+      'status',
+      'trust',
+      'operation',
+      'operations',
+      'binding',
+      'auth',
+      'invoke',
+    ],
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string' },
+      description: { type: 'string' },
+      score: { type: 'number', minimum: 0, maximum: 1 },
+      why: strings,
+      status: STATUS,
+      trust: { type: 'number', minimum: 0, maximum: 1 },
+      quality_score: { type: 'number' },
+      languages: strings,
+      flagged: { type: 'boolean' },
+      operation: {
+        oneOf: [
+          { type: 'null' },
+          {
+            type: 'object',
+            required: ['name', 'score'],
+            properties: {
+              name: { type: 'string' },
+              title: { type: 'string' },
+              description: { type: 'string' },
+              score: { type: 'number' },
+              input_schema: jsonSchema,
+              output_schema: jsonSchema,
+              requires_confirmation: { type: 'boolean' },
+            },
+          },
+        ],
+      },
+      operations: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['name', 'score'],
+          properties: { name: { type: 'string' }, score: { type: 'number' } },
+        },
+      },
+      binding: {
+        oneOf: [
+          { type: 'null' },
+          {
+            type: 'object',
+            required: ['kind', 'endpoint'],
+            properties: {
+              kind: {
+                type: 'string',
+                enum: ['woa-rest', 'http', 'mcp', 'a2a', 'wss', 'unix', 'local', 'other'],
+              },
+              endpoint: { type: 'string' },
+              method: { type: 'string' },
+              transport: { type: 'string' },
+              envelope: { type: 'boolean' },
+              tool: { type: 'string' },
+              content_type: { type: 'string' },
+            },
+          },
+        ],
+      },
+      auth: {
+        type: 'object',
+        required: ['required', 'types', 'scopes', 'alternatives'],
+        properties: {
+          required: { type: 'boolean' },
+          types: { type: 'array', items: { type: 'string', enum: [...AUTH_TYPES] } },
+          scopes: strings,
+          alternatives: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['schemes', 'scopes'],
+              properties: {
+                schemes: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    required: ['id', 'type'],
+                    properties: {
+                      id: { type: 'string' },
+                      type: { type: 'string', enum: [...AUTH_TYPES] },
+                      in: { type: 'string' },
+                      name: { type: 'string' },
+                    },
+                  },
+                },
+                scopes: strings,
+              },
+            },
+          },
+          instructions: { type: 'string' },
+        },
+      },
+      invoke: {
+        type: 'object',
+        required: ['gateway'],
+        properties: { gateway: { type: 'string' }, uri: { type: 'string' } },
+      },
+    },
+  },
+  TokenRequest: {
+    type: 'object',
+    required: ['role'],
+    additionalProperties: false,
+    properties: {
+      role: { type: 'string', enum: ['publisher', 'client'] },
+      publisher: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$' },
+      groups: {
+        type: 'array',
+        maxItems: 32,
+        items: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$' },
+      },
+    },
+  },
+  Token: {
+    type: 'object',
+    required: ['id', 'token', 'role', 'publisher', 'groups', 'created_at'],
+    properties: {
+      id: { type: 'string' },
+      token: { type: 'string', description: 'Shown once; the registry stores only its hash.' },
+      role: { type: 'string', enum: ['publisher', 'client'] },
+      publisher: { type: ['string', 'null'] },
+      groups: strings,
+      created_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  AuditLog: {
+    type: 'object',
+    required: ['entries'],
+    properties: {
+      entries: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            seq: { type: 'integer' },
+            at: { type: 'string', format: 'date-time' },
+            actor: { type: 'string' },
+            action: { type: 'string' },
+            target: { type: 'string' },
+            details: {},
+          },
+        },
+      },
+      next_before: { type: 'integer', description: 'Pass as `before` for the next (older) page.' },
+    },
+  },
+  HostRequest: {
+    type: 'object',
+    required: ['origin'],
+    additionalProperties: false,
+    properties: {
+      origin: {
+        type: 'string',
+        description: 'scheme://host[:port]; a bare host name means https. A path is ignored.',
+        examples: ['https://agents.example.com'],
+      },
+    },
+  },
+  CrawlHost: {
+    type: 'object',
+    description: 'An origin in the crawl queue and how its crawls went.',
+    required: ['origin', 'state', 'next_due_at', 'failures', 'crawls', 'agents', 'documents'],
+    properties: {
+      origin: { type: 'string' },
+      state: {
+        type: 'string',
+        enum: ['idle', 'claimed'],
+        description: '`claimed` while a crawler is on it.',
+      },
+      added_by: { type: 'string', description: 'The token id that added it (or `cli`, `discovered`).' },
+      added_at: { type: 'string', format: 'date-time' },
+      next_due_at: { type: 'string', format: 'date-time' },
+      last_crawled_at: { type: ['string', 'null'], format: 'date-time' },
+      last_outcome: {
+        type: ['string', 'null'],
+        enum: ['changed', 'unchanged', 'unreachable', 'error', null],
+      },
+      failures: { type: 'integer', minimum: 0, description: 'Crawls in a row that failed.' },
+      last_error: { type: ['string', 'null'] },
+      crawls: { type: 'integer', minimum: 0 },
+      agents: { type: 'integer', minimum: 0, description: 'Active agents crawled from it.' },
+      documents: { type: 'integer', minimum: 0, description: 'Documents read at the last crawl.' },
+    },
+  },
+  CrawlHostDetail: {
+    allOf: [
+      ref('CrawlHost'),
+      {
+        type: 'object',
+        properties: {
+          document_records: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['url', 'status'],
+              properties: {
+                url: { type: 'string', format: 'uri' },
+                status: { type: 'string', enum: ['ok', 'not-modified', 'missing', 'failed', 'skipped'] },
+                kind: { type: ['string', 'null'] },
+                http_status: { type: ['integer', 'null'] },
+                reason: { type: ['string', 'null'] },
+                source: { type: 'string', enum: ['native', 'synthetic'] },
+                fetched_at: { type: 'string', format: 'date-time' },
+                expires_at: { type: 'string', format: 'date-time' },
+                etag: { type: ['string', 'null'] },
+                last_modified: { type: ['string', 'null'] },
+                lifetime_seconds: { type: ['integer', 'null'] },
+                linked_from: { type: ['string', 'null'] },
+                agent_ids: strings,
+                issues: strings,
+              },
+            },
+          },
+          agent_states: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['agent_id', 'state'],
+              properties: {
+                agent_id: { type: 'string', description: "The agent's id on its origin." },
+                registry_id: {
+                  type: ['string', 'null'],
+                  description: 'The id it is served under (`GET /agents/{id}`); null once tombstoned.',
+                },
+                state: { type: 'string', enum: ['active', 'inactive', 'tombstoned'] },
+                inactive_reason: { type: ['string', 'null'], enum: ['missing', 'unreachable', null] },
+                liveness: {
+                  type: ['object', 'null'],
+                  properties: {
+                    status: { type: 'string', enum: ['up', 'down', 'unknown'] },
+                    checked_at: { type: ['string', 'null'] },
+                    last_seen_at: { type: ['string', 'null'] },
+                    latency_ms: { type: ['integer', 'null'] },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+  AiCatalog: {
+    type: 'object',
+    description: "This registry's public agents as an AI Catalog; each entry links to the agent's A2A card.",
+    required: ['specVersion', 'host', 'entries'],
+    properties: {
+      specVersion: { const: '1.0' },
+      host: {
+        type: 'object',
+        properties: { displayName: { type: 'string' }, identifier: { type: 'string', format: 'uri' } },
+      },
+      entries: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['identifier', 'displayName', 'type', 'url'],
+          properties: {
+            identifier: { type: 'string' },
+            displayName: { type: 'string' },
+            type: { const: 'application/a2a-agent-card+json' },
+            url: { type: 'string', format: 'uri' },
+            updatedAt: { type: 'string', format: 'date-time' },
+            description: { type: 'string' },
+            version: { type: 'string' },
+            tags: strings,
+            capabilities: strings,
+          },
+        },
+      },
+    },
+  },
+  Health: {
+    type: 'object',
+    required: ['status', 'version'],
+    properties: { status: { const: 'ok' }, version: { type: 'string' } },
+  },
+};

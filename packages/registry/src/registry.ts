@@ -1,0 +1,325 @@
+/**
+ * The registry: one SQLite file holding the agents, tokens, history, audit log and search index, served as the
+ * AIDIP HTTP API. `createRegistry` opens (and migrates) the store, makes sure there is an admin token, loads the
+ * search index and returns a web-standard `fetch` handler; `serveRegistry` puts it on a port.
+ */
+import type { AddressInfo } from 'node:net';
+import { createSecureFetcher, type SecureFetcher } from '@agentry/client';
+import { serve } from '@hono/node-server';
+import type { Kysely } from 'kysely';
+import pino, { type Logger } from 'pino';
+import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './access/rate-limit.js';
+import { createApi } from './api/app.js';
+import type { ConnectionInfo, RegistryServices, SearchSync } from './api/context.js';
+import { type Crawler, type CrawlTables, crawlMigrations, createCrawler } from './crawl/index.js';
+import type { CrawlSink } from './crawl/types.js';
+import { createGateway } from './gateway/index.js';
+import { createCrawlSink } from './ingest/crawl-sink.js';
+import { createMetrics } from './metrics/index.js';
+import { openApiDocument } from './openapi/index.js';
+import { searchDocumentOf } from './records/search-document.js';
+import type { RegistryRecord } from './records/types.js';
+import { storedMetadata } from './records/views.js';
+import { resolveIntent } from './resolve/index.js';
+import {
+  createEmbeddingProvider,
+  createSearchIndex,
+  type EmbeddingProvider,
+  type EmbeddingProviderKind,
+  type OpenAIEmbeddingOptions,
+  type SearchIndex,
+  type SearchTables,
+  searchMigrations,
+  type UseLiteOptions,
+} from './search/index.js';
+import { RegistryStore } from './store/store.js';
+
+export const REGISTRY_VERSION = '0.1.0';
+
+export interface RegistryOptions {
+  /** The SQLite file (created when missing). */
+  databasePath: string;
+  /** Embeddings for semantic search (default `use-lite`, the bundled model); `none` is lexical search only. */
+  embeddings?: EmbeddingProviderKind;
+  /** Options of the `use-lite` or `openai` provider. */
+  embeddingOptions?: UseLiteOptions | OpenAIEmbeddingOptions;
+  /** A provider instance; overrides `embeddings`. */
+  embeddingProvider?: EmbeddingProvider;
+  /**
+   * The admin token. Default: `AGENTRY_ADMIN_TOKEN`; without either, the one stored stays, and on first start one
+   * is generated and returned (once) as `adminToken`.
+   */
+  adminToken?: string;
+  /** The registry's public URL (`https://registry.example.com`), for links and gateway endpoints. */
+  publicUrl?: string;
+  /** Largest request body in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Agents one publisher may hold (default 1,000; `null` for no limit). The admin is never limited. */
+  quotaPerPublisher?: number | null;
+  /** Per-client request budgets; unset classes keep the defaults (`DEFAULT_RATE_LIMITS`). */
+  rateLimits?: Partial<RateLimits>;
+  /** Count clients by `X-Forwarded-For` (only behind a proxy that sets it). */
+  trustProxy?: boolean;
+  /** The fetcher the gateway calls agents with (default: HTTPS to public addresses only). */
+  fetcher?: SecureFetcher;
+  gatewayTimeoutMs?: number;
+  /** Default: pino to stderr at `AGENTRY_LOG_LEVEL` (default `info`). */
+  logger?: Logger;
+  /** Rebuild the search index from the store before serving (after a crash between a write and its indexing). */
+  reindexOnStart?: boolean;
+  /** The clock for rate limits, ms (tests pin it). */
+  clockMs?: () => number;
+  /** The crawler over the same database (`registry.crawler`); its background loop runs only when `enabled`. */
+  crawl?: RegistryCrawlOptions;
+}
+
+/** See docs/crawler.md. */
+export interface RegistryCrawlOptions {
+  /** Crawl due hosts in the background (`agentry serve --crawl`); otherwise only `registry.crawler.runOnce()` does. */
+  enabled: boolean;
+  /** Origins crawled at once (default 16). */
+  concurrency?: number;
+  /** Requests in flight per origin (default 2). */
+  perOrigin?: number;
+  /** Bounds on a document's re-crawl interval (default 1 min and 1 day). */
+  minIntervalMs?: number;
+  maxIntervalMs?: number;
+  /** Probe crawled agents' bindings after each crawl (default true). */
+  liveness?: boolean;
+  /** What the crawler fetches with (default: HTTPS to public addresses only). The caller closes one it passes. */
+  fetcher?: SecureFetcher;
+}
+
+export interface Registry {
+  /** The API as a web-standard handler; `connection` carries the client address for rate limits. */
+  fetch(request: Request, connection?: ConnectionInfo): Promise<Response>;
+  /** Closes the gateway's fetcher and the database. Idempotent. */
+  close(): Promise<void>;
+  /**
+   * The admin token in plaintext when this start set it (configured, or generated on first start); undefined
+   * when the one stored earlier was kept — only its hash is stored.
+   */
+  readonly adminToken: string | undefined;
+  readonly store: RegistryStore;
+  readonly search: SearchIndex;
+  /** Re-indexes every stored agent; returns how many. */
+  reindex(): Promise<number>;
+  /** Where a crawler (`createCrawler({ sink })`) puts what it finds: the same store and search index. */
+  readonly crawlSink: CrawlSink;
+  /** The crawler over this registry's database and `crawlSink` (`GET /hosts` shows its queue). */
+  readonly crawler: Crawler;
+}
+
+export async function createRegistry(options: RegistryOptions): Promise<Registry> {
+  const logger = options.logger ?? defaultLogger();
+  const store = await RegistryStore.open({
+    path: options.databasePath,
+    metadataOf: storedMetadata,
+    // The crawler's tables always exist, so that `agentry crawl` and `agentry serve` can share one file.
+    extraMigrations: { ...searchMigrations, ...crawlMigrations },
+  });
+  let crawl: { crawler: Crawler; close(): Promise<void> } | undefined;
+  try {
+    const adminToken = await store.tokens.ensureAdmin(options.adminToken ?? envToken());
+    const provider = options.embeddingProvider ?? embeddingProvider(options);
+    // The search index keeps its own tables in the store's database; Kysely's table map is invariant, so the
+    // handle is re-typed to the tables the index uses.
+    const searchDb = store.db as unknown as Kysely<SearchTables>;
+    const search = await createSearchIndex(searchDb, provider, {
+      onEmbeddingError: (error) =>
+        logger.warn({ err: error }, 'embedding failed; those agents are searched lexically'),
+    });
+    const sync = searchSync(search, logger);
+    const reindex = async (): Promise<number> => {
+      let count = 0;
+      for await (const batch of store.agents.scan(200)) {
+        await search.upsert(batch.map(searchDocumentOf));
+        count += batch.length;
+      }
+      return count;
+    };
+    if (options.reindexOnStart === true) await reindex();
+
+    const gateway = createGateway({
+      ...(options.fetcher === undefined ? {} : { fetcher: options.fetcher }),
+      ...(options.gatewayTimeoutMs === undefined ? {} : { timeoutMs: options.gatewayTimeoutMs }),
+    });
+    const crawlSink = createCrawlSink(store, sync);
+    const started = startCrawler(store, crawlSink, options.crawl, logger);
+    crawl = started;
+    const quota = options.quotaPerPublisher === undefined ? 1000 : options.quotaPerPublisher;
+    const services: RegistryServices = {
+      store,
+      search,
+      sync,
+      limiter: new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, options.clockMs),
+      metrics: createMetrics(),
+      gateway,
+      crawler: started.crawler,
+      resolveIntent,
+      openApi: (baseUrl) => openApiDocument({ baseUrl, version: REGISTRY_VERSION }),
+      settings: {
+        maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+        ...(quota === null ? {} : { quotaPerPublisher: quota }),
+        ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl.replace(/\/+$/, '') }),
+        trustProxy: options.trustProxy === true,
+        version: REGISTRY_VERSION,
+      },
+      logger,
+    };
+    const app = createApi(services);
+    let closed = false;
+    return {
+      adminToken,
+      store,
+      search,
+      reindex,
+      crawlSink,
+      crawler: started.crawler,
+      fetch: async (request, connection = {}) => app.fetch(request, connection),
+      async close() {
+        if (closed) return;
+        closed = true;
+        await started.close();
+        await gateway.close();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await crawl?.close();
+    await store.close();
+    throw error;
+  }
+}
+
+export interface ServeOptions {
+  /** Default 0: any free port. */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  hostname?: string;
+}
+
+export interface ServedRegistry {
+  /** `http://host:port`, without a trailing slash. */
+  url: string;
+  port: number;
+  /** Stops accepting connections and closes open ones; does not close the registry. */
+  close(): Promise<void>;
+}
+
+/** Serves the registry over HTTP with @hono/node-server (put TLS in front in production: AIDIP §9). */
+export async function serveRegistry(registry: Registry, options: ServeOptions = {}): Promise<ServedRegistry> {
+  const hostname = options.hostname ?? '127.0.0.1';
+  return new Promise((resolve, reject) => {
+    const server = serve(
+      {
+        fetch: (request, env) => {
+          const remoteAddress = env.incoming.socket.remoteAddress;
+          return registry.fetch(request, remoteAddress === undefined ? {} : { remoteAddress });
+        },
+        port: options.port ?? 0,
+        hostname,
+      },
+      (info: AddressInfo) => {
+        server.off('error', reject);
+        const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+        resolve({
+          url: `http://${host}:${info.port}`,
+          port: info.port,
+          close: () =>
+            new Promise<void>((done) => {
+              server.close(() => done());
+              if ('closeAllConnections' in server) server.closeAllConnections();
+            }),
+        });
+      },
+    );
+    server.once('error', reject);
+  });
+}
+
+/** The crawler over the store, its loop started when asked; `close` stops it and closes the fetcher it made. */
+function startCrawler(
+  store: RegistryStore,
+  sink: CrawlSink,
+  options: RegistryCrawlOptions | undefined,
+  logger: Logger,
+): { crawler: Crawler; close(): Promise<void> } {
+  const ownFetcher =
+    options?.fetcher === undefined
+      ? createSecureFetcher({ cache: false, userAgent: `agentry-crawler/${REGISTRY_VERSION}` })
+      : undefined;
+  const crawler = createCrawler({
+    // The crawler's tables are in the store's database; Kysely's table map is invariant, so the handle is re-typed.
+    db: store.db as unknown as Kysely<CrawlTables>,
+    fetcher: options?.fetcher ?? ownFetcher!,
+    sink,
+    ...(options?.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(options?.perOrigin === undefined ? {} : { perOrigin: options.perOrigin }),
+    ...(options?.minIntervalMs === undefined ? {} : { minIntervalMs: options.minIntervalMs }),
+    ...(options?.maxIntervalMs === undefined ? {} : { maxIntervalMs: options.maxIntervalMs }),
+    ...(options?.liveness === false ? { liveness: false as const } : {}),
+  });
+  if (options?.enabled === true) {
+    crawler.start({
+      onProgress: (progress) => {
+        if (progress.outcome === 'unreachable' || progress.outcome === 'error') {
+          logger.warn(
+            { origin: progress.origin, outcome: progress.outcome, error: progress.error },
+            'crawl failed',
+          );
+        } else {
+          logger.debug({ origin: progress.origin, outcome: progress.outcome }, 'crawled');
+        }
+      },
+      onError: (error) => logger.error({ err: error }, 'the crawl loop failed; retrying'),
+    });
+  }
+  return {
+    crawler,
+    async close() {
+      await crawler.stop();
+      await ownFetcher?.close();
+    },
+  };
+}
+
+function searchSync(search: SearchIndex, logger: Logger): SearchSync {
+  return {
+    async upsert(records: readonly RegistryRecord[]): Promise<void> {
+      if (records.length === 0) return;
+      try {
+        await search.upsert(records.map(searchDocumentOf));
+      } catch (error) {
+        logger.error(
+          { err: error, agents: records.map((record) => record.id) },
+          'search indexing failed; run reindex',
+        );
+      }
+    },
+    async remove(ids: readonly string[]): Promise<void> {
+      try {
+        await search.remove(ids);
+      } catch (error) {
+        logger.error({ err: error, agents: ids }, 'search removal failed; run reindex');
+      }
+    },
+  };
+}
+
+function embeddingProvider(options: RegistryOptions): EmbeddingProvider | undefined {
+  const kind = options.embeddings ?? 'use-lite';
+  return createEmbeddingProvider(kind, options.embeddingOptions);
+}
+
+function envToken(): string | undefined {
+  const value = process.env['AGENTRY_ADMIN_TOKEN'];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function defaultLogger(): Logger {
+  return pino(
+    { level: process.env['AGENTRY_LOG_LEVEL'] ?? 'info' },
+    pino.destination({ dest: 2, sync: true }),
+  );
+}

@@ -1,0 +1,7 @@
+/** Agent Semantic Resolution: `POST /resolve` (AIDIP §6, §7). */
+export { authAllows, bindingFor, describeAuth, describeBinding } from './invocation.js';
+export { type RankedOperation, rankOperations, words } from './operations.js';
+export { type FilterReason, languageMatches, policyViolation, trustScore } from './policy.js';
+export { DEFAULT_TOP, MAX_TOP, RESOLVE_REQUEST_SCHEMA, readResolveRequest } from './request.js';
+export { resolveIntent } from './resolve.js';
+export * from './types.js';

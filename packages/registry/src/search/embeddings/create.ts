@@ -1,0 +1,39 @@
+/** Picks an embedding provider by name, as configuration names it. */
+import type { EmbeddingProvider } from '../types.js';
+import { createOpenAIEmbeddingProvider, type OpenAIEmbeddingOptions } from './openai.js';
+import { createUseLiteProvider, type UseLiteOptions } from './use-lite.js';
+
+export type EmbeddingProviderKind = 'use-lite' | 'openai' | 'none';
+
+export const EMBEDDING_PROVIDER_KINDS: readonly EmbeddingProviderKind[] = ['use-lite', 'openai', 'none'];
+
+/** `none` gives no provider: the index is lexical only. */
+export function createEmbeddingProvider(kind: 'none'): undefined;
+export function createEmbeddingProvider(kind: 'use-lite', options?: UseLiteOptions): EmbeddingProvider;
+export function createEmbeddingProvider(kind: 'openai', options: OpenAIEmbeddingOptions): EmbeddingProvider;
+export function createEmbeddingProvider(
+  kind: EmbeddingProviderKind,
+  options?: UseLiteOptions | OpenAIEmbeddingOptions,
+): EmbeddingProvider | undefined;
+export function createEmbeddingProvider(
+  kind: EmbeddingProviderKind,
+  options?: UseLiteOptions | OpenAIEmbeddingOptions,
+): EmbeddingProvider | undefined {
+  switch (kind) {
+    case 'none':
+      return undefined;
+    case 'use-lite':
+      return createUseLiteProvider(options as UseLiteOptions | undefined);
+    case 'openai': {
+      const openai = options as Partial<OpenAIEmbeddingOptions> | undefined;
+      if (!openai?.baseUrl || !openai.model) {
+        throw new TypeError('the openai embedding provider needs a baseUrl and a model');
+      }
+      return createOpenAIEmbeddingProvider(openai as OpenAIEmbeddingOptions);
+    }
+    default:
+      throw new TypeError(
+        `unknown embedding provider "${String(kind)}" (expected ${EMBEDDING_PROVIDER_KINDS.join(', ')})`,
+      );
+  }
+}

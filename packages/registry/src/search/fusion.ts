@@ -1,0 +1,141 @@
+/**
+ * How the lexical and semantic rankings become one.
+ *
+ * Raw scores are not comparable (BM25 is unbounded and grows with query length; cosine similarities of one model
+ * crowd into a narrow band), and which ranker is right varies by query and by collection: on some benchmarks the
+ * embedding ranking is far better than BM25, on others far worse. So each ranking is standardised over the
+ * candidates (z-scores: how far an agent stands out from the rest for this query), which makes a ranker that is
+ * sure of its top answer count for more than one that is not, and the two are added with a fixed weight.
+ *
+ * Two further steps, each measured on the development benchmarks (docs/search.md):
+ * - Clauses: a long request often asks for several things. Every clause is embedded too, and an agent's semantic
+ *   score is the mean of its whole-request score and its best clause score (both standardised).
+ * - Feedback: the agents at the top of the first fused ranking say what the request is about better than the
+ *   request does; agents similar to them (by embedding) are lifted (pseudo-relevance feedback). This finds the
+ *   companions of a matched agent that the request does not name, e.g. the geocoder beside a place search.
+ */
+import type { LexicalMatch } from './lexical/types.js';
+import { standardize, topIndices } from './semantic/top-k.js';
+
+export interface SemanticScores {
+  /** Agents with a vector among the candidates, parallel to the score arrays. */
+  ids: readonly string[];
+  /** Cosine similarity to the whole query. */
+  whole: ArrayLike<number>;
+  /** Cosine similarity to each clause of the query (empty for a one-clause query). */
+  clauses: ReadonlyArray<ArrayLike<number>>;
+}
+
+export interface FusionSettings {
+  /** Share of the lexical z-score in the fused score; the semantic one gets the rest. */
+  lexicalWeight: number;
+  /** Share of the whole-query similarity in the semantic score when there are clauses. */
+  wholeQueryWeight: number;
+  /** Top agents of the first ranking whose embedding centroid is the feedback query (0 turns feedback off). */
+  feedbackDepth: number;
+  /** Weight of the standardised similarity to that centroid. */
+  feedbackWeight: number;
+}
+
+export const DEFAULT_FUSION: Readonly<FusionSettings> = {
+  lexicalWeight: 0.3,
+  wholeQueryWeight: 0.5,
+  feedbackDepth: 3,
+  feedbackWeight: 0.4,
+};
+
+export interface FusedHit {
+  id: string;
+  score: number;
+  /** BM25, when the agent matched lexically. */
+  lexical?: number;
+  /** Cosine similarity to the whole query, when the agent has a vector. */
+  semantic?: number;
+}
+
+export interface FusionInput {
+  lexical: readonly LexicalMatch[];
+  semantic: SemanticScores;
+  /**
+   * Similarities of every agent of `semantic.ids` to the centroid of the given agents' vectors (same order as
+   * `semantic.ids`); undefined when none of them has a vector.
+   */
+  similarToCentroid?: (ids: readonly string[]) => ArrayLike<number> | undefined;
+  top: number;
+  settings?: Readonly<FusionSettings>;
+}
+
+/** The semantic score of each agent of `semantic.ids`: standardised whole-query and best-clause similarity. */
+export function semanticScores(
+  semantic: SemanticScores,
+  settings: Readonly<FusionSettings> = DEFAULT_FUSION,
+): Float64Array {
+  const whole = standardize(semantic.whole);
+  if (semantic.clauses.length === 0) return whole;
+  const clauses = semantic.clauses.map(standardize);
+  const share = settings.wholeQueryWeight;
+  const out = new Float64Array(whole.length);
+  for (let i = 0; i < whole.length; i++) {
+    let best = Number.NEGATIVE_INFINITY;
+    for (const clause of clauses) if (clause[i]! > best) best = clause[i]!;
+    out[i] = share * whole[i]! + (1 - share) * best;
+  }
+  return out;
+}
+
+/** Ranks by semantic score alone. */
+export function rankSemantic(
+  semantic: SemanticScores,
+  top: number,
+  settings: Readonly<FusionSettings> = DEFAULT_FUSION,
+): FusedHit[] {
+  const scores = semanticScores(semantic, settings);
+  return topIndices(scores, top).map((i) => ({
+    id: semantic.ids[i]!,
+    score: scores[i]!,
+    semantic: semantic.whole[i]!,
+  }));
+}
+
+export function fuse(input: FusionInput): FusedHit[] {
+  const settings = input.settings ?? DEFAULT_FUSION;
+  const { semantic } = input;
+  // The agents ranked: every candidate with a vector, then those that only matched lexically (no vector yet).
+  const lexicalScore = new Map<string, number>();
+  for (const match of input.lexical) lexicalScore.set(match.id, match.score);
+  const withVector = semantic.ids.length;
+  const lexicalRaw: number[] = new Array<number>(withVector);
+  const seen = new Set<string>();
+  for (let i = 0; i < withVector; i++) {
+    const score = lexicalScore.get(semantic.ids[i]!);
+    lexicalRaw[i] = score ?? 0;
+    if (score !== undefined) seen.add(semantic.ids[i]!);
+  }
+  const lexicalOnly = input.lexical.filter((match) => !seen.has(match.id));
+  for (const match of lexicalOnly) lexicalRaw.push(match.score);
+  const idAt = (i: number) => (i < withVector ? semantic.ids[i]! : lexicalOnly[i - withVector]!.id);
+  const count = lexicalRaw.length;
+  const lexical = standardize(lexicalRaw);
+  const meaning = semanticScores(semantic, settings);
+
+  const fused = new Float64Array(count);
+  const w = settings.lexicalWeight;
+  // An agent without a vector is average semantically (z = 0): neither lifted nor sunk for lacking one.
+  for (let i = 0; i < count; i++) fused[i] = w * lexical[i]! + (1 - w) * (i < withVector ? meaning[i]! : 0);
+
+  if (settings.feedbackDepth > 0 && settings.feedbackWeight > 0 && input.similarToCentroid) {
+    const leaders = topIndices(fused, settings.feedbackDepth).map(idAt);
+    const similarity = input.similarToCentroid(leaders);
+    if (similarity) {
+      const feedback = standardize(similarity);
+      for (let i = 0; i < feedback.length; i++) fused[i] = fused[i]! + settings.feedbackWeight * feedback[i]!;
+    }
+  }
+
+  return topIndices(fused, input.top).map((i) => {
+    const hit: FusedHit = { id: idAt(i), score: fused[i]! };
+    if (lexicalRaw[i]! > 0) hit.lexical = lexicalRaw[i]!;
+    if (i < withVector) hit.semantic = semantic.whole[i]!;
+    return hit;
+  });
+}

@@ -1,0 +1,207 @@
+/**
+ * The lexical index on SQLite FTS5: the only module of the search that speaks SQLite. One FTS5 row per agent with
+ * a column per field, ranked by `bm25()` with a weight per column; a plain table maps agent ids to FTS5 rowids so
+ * that replacing or removing an agent is a keyed lookup.
+ *
+ * Tokenizer: `porter unicode61 remove_diacritics 2` — words split on anything that is not a letter or digit
+ * (so `get_weather` is two words), case and accents folded, English stemmed (forecasts → forecast). camelCase
+ * and Han/Kana text are prepared before they get here (see text/words.ts), since unicode61 keeps both whole.
+ */
+
+import type { Migration } from 'kysely';
+import { type Generated, type Kysely, sql } from 'kysely';
+import type { LexicalQuery, QueryClause } from './query.js';
+import type { FieldMatches, LexicalField, LexicalIndex, LexicalMatch } from './types.js';
+
+export interface LexicalTables {
+  search_lexical: {
+    rowid: number;
+    name: string;
+    description: string;
+    tags: string;
+    capabilities: string;
+    operation_names: string;
+    operation_text: string;
+    parameters: string;
+  };
+  search_lexical_rows: { row_id: Generated<number>; agent_id: string };
+}
+
+/** Column order of the FTS5 table; `bm25()` takes one weight per column in this order. */
+const COLUMNS: ReadonlyArray<readonly [LexicalField, string]> = [
+  ['name', 'name'],
+  ['description', 'description'],
+  ['tags', 'tags'],
+  ['capabilities', 'capabilities'],
+  ['operationNames', 'operation_names'],
+  ['operationText', 'operation_text'],
+  ['parameters', 'parameters'],
+];
+
+export type FieldWeights = Record<LexicalField, number>;
+
+/**
+ * How much a match in each field counts. A name or tag is a deliberate label, a description is prose, parameter
+ * names are strong hints but short. Tuned on the development benchmarks (docs/search.md).
+ */
+export const DEFAULT_FIELD_WEIGHTS: Readonly<FieldWeights> = {
+  name: 6,
+  description: 1.5,
+  tags: 2,
+  capabilities: 2,
+  operationNames: 2,
+  operationText: 1,
+  parameters: 1,
+};
+
+export const sqliteLexicalMigration: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await sql`CREATE TABLE search_lexical_rows (row_id INTEGER PRIMARY KEY, agent_id TEXT NOT NULL UNIQUE)`.execute(
+      db,
+    );
+    const columns = sql.raw(COLUMNS.map(([, column]) => column).join(', '));
+    await sql`CREATE VIRTUAL TABLE search_lexical USING fts5(${columns}, tokenize = 'porter unicode61 remove_diacritics 2')`.execute(
+      db,
+    );
+  },
+  async down(db: Kysely<unknown>): Promise<void> {
+    await sql`DROP TABLE search_lexical`.execute(db);
+    await sql`DROP TABLE search_lexical_rows`.execute(db);
+  },
+};
+
+// Control characters cannot occur in indexed text (they are not letters), so they mark highlights unambiguously.
+const MARK_OPEN = '\u0002';
+const MARK_CLOSE = '\u0003';
+
+export function createSqliteLexicalIndex(
+  weights: Readonly<FieldWeights> = DEFAULT_FIELD_WEIGHTS,
+): LexicalIndex {
+  const bm25 = sql.raw(
+    `bm25(search_lexical, ${COLUMNS.map(([field]) => Number(weights[field])).join(', ')})`,
+  );
+
+  return {
+    async write(db, entries): Promise<void> {
+      for (const { id, fields } of entries) {
+        const existing = await db
+          .selectFrom('search_lexical_rows')
+          .select('row_id')
+          .where('agent_id', '=', id)
+          .executeTakeFirst();
+        let rowId: number;
+        if (existing) {
+          rowId = existing.row_id;
+          await sql`DELETE FROM search_lexical WHERE rowid = ${rowId}`.execute(db);
+        } else {
+          const inserted = await db
+            .insertInto('search_lexical_rows')
+            .values({ agent_id: id })
+            .returning('row_id')
+            .executeTakeFirstOrThrow();
+          rowId = inserted.row_id;
+        }
+        await sql`INSERT INTO search_lexical (rowid, name, description, tags, capabilities, operation_names, operation_text, parameters)
+          VALUES (${rowId}, ${fields.name}, ${fields.description}, ${fields.tags}, ${fields.capabilities},
+                  ${fields.operationNames}, ${fields.operationText}, ${fields.parameters})`.execute(db);
+      }
+    },
+
+    async remove(db, ids): Promise<void> {
+      for (const id of ids) {
+        const existing = await db
+          .selectFrom('search_lexical_rows')
+          .select('row_id')
+          .where('agent_id', '=', id)
+          .executeTakeFirst();
+        if (!existing) continue;
+        await sql`DELETE FROM search_lexical WHERE rowid = ${existing.row_id}`.execute(db);
+        await db.deleteFrom('search_lexical_rows').where('row_id', '=', existing.row_id).execute();
+      }
+    },
+
+    async search(db, query, options): Promise<LexicalMatch[]> {
+      const match = fts5Expression(query);
+      if (match === undefined || options.limit <= 0) return [];
+      if (options.candidates?.size === 0) return [];
+      const restriction = options.candidates
+        ? sql`AND search_lexical.rowid IN (SELECT row_id FROM search_lexical_rows
+                WHERE agent_id IN (SELECT value FROM json_each(${JSON.stringify([...options.candidates])})))`
+        : sql``;
+      const result = await sql<{ id: string; score: number }>`
+        SELECT rows.agent_id AS id, -${bm25} AS score
+        FROM search_lexical JOIN search_lexical_rows AS rows ON rows.row_id = search_lexical.rowid
+        WHERE search_lexical MATCH ${match} ${restriction}
+        ORDER BY ${bm25} LIMIT ${Math.floor(options.limit)}`.execute(db);
+      return result.rows;
+    },
+
+    async explain(db, query, ids): Promise<Map<string, FieldMatches>> {
+      const explanations = new Map<string, FieldMatches>();
+      const match = fts5Expression(query);
+      if (match === undefined || ids.length === 0) return explanations;
+      const highlights = sql.raw(
+        COLUMNS.map(
+          (_, index) =>
+            `highlight(search_lexical, ${index}, char(${MARK_OPEN.charCodeAt(0)}), char(${MARK_CLOSE.charCodeAt(0)})) AS c${index}`,
+        ).join(', '),
+      );
+      const result = await sql<Record<string, string | null>>`
+        SELECT rows.agent_id AS id, ${highlights}
+        FROM search_lexical JOIN search_lexical_rows AS rows ON rows.row_id = search_lexical.rowid
+        WHERE search_lexical MATCH ${match}
+          AND rows.agent_id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`.execute(db);
+      for (const row of result.rows) {
+        const matches: FieldMatches = {};
+        COLUMNS.forEach(([field], index) => {
+          const words = markedWords(row[`c${index}`] ?? '');
+          if (words.length > 0) matches[field] = words;
+        });
+        explanations.set(String(row['id']), matches);
+      }
+      return explanations;
+    },
+
+    async count(db): Promise<number> {
+      const row = await db
+        .selectFrom('search_lexical_rows')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+}
+
+/** The query as an FTS5 expression: every clause an alternative (OR), each word a quoted string. */
+export function fts5Expression(query: LexicalQuery): string | undefined {
+  const parts = query.clauses.map(renderClause).filter((part) => part.length > 0);
+  return parts.length === 0 ? undefined : parts.join(' OR ');
+}
+
+function renderClause(clause: QueryClause): string {
+  switch (clause.kind) {
+    case 'term':
+      return quote(clause.word);
+    case 'prefix':
+      return `${quote(clause.word)}*`;
+    case 'phrase':
+      return quote(clause.words.join(' '));
+  }
+}
+
+/** An FTS5 string: inside double quotes nothing is an operator; a quote is written twice. */
+function quote(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+function markedWords(text: string): string[] {
+  const words = new Set<string>();
+  let at = text.indexOf(MARK_OPEN);
+  while (at >= 0) {
+    const end = text.indexOf(MARK_CLOSE, at);
+    if (end < 0) break;
+    words.add(text.slice(at + 1, end).toLowerCase());
+    at = text.indexOf(MARK_OPEN, end);
+  }
+  return [...words];
+}

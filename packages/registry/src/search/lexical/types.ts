@@ -1,0 +1,47 @@
+/**
+ * What the search index needs from a lexical (BM25) engine. SQLite's FTS5 implements it in `sqlite.ts`; a
+ * PostgreSQL implementation (tsvector, ts_rank) can be a second one without touching the index or the fusion.
+ */
+import type { Kysely } from 'kysely';
+import type { SearchTables } from '../tables.js';
+import type { LexicalQuery } from './query.js';
+
+/** One agent's text per field, already prepared for indexing (identifiers split, unspaced scripts spaced). */
+export interface LexicalFields {
+  name: string;
+  description: string;
+  tags: string;
+  capabilities: string;
+  operationNames: string;
+  operationText: string;
+  parameters: string;
+}
+
+export type LexicalField = keyof LexicalFields;
+
+export interface LexicalMatch {
+  id: string;
+  /** BM25: higher is better, positive, comparable within one query. */
+  score: number;
+}
+
+/** For an explanation: the words of the query that matched, per field (stemmed forms as the text has them). */
+export type FieldMatches = Partial<Record<LexicalField, string[]>>;
+
+export interface LexicalSearchOptions {
+  limit: number;
+  candidates?: ReadonlySet<string>;
+}
+
+/** The database or a transaction on it. */
+export type Executor = Kysely<SearchTables>;
+
+export interface LexicalIndex {
+  write(db: Executor, entries: ReadonlyArray<{ id: string; fields: LexicalFields }>): Promise<void>;
+  remove(db: Executor, ids: readonly string[]): Promise<void>;
+  search(db: Executor, query: LexicalQuery, options: LexicalSearchOptions): Promise<LexicalMatch[]>;
+  /** Which query words each field of these agents matched. */
+  explain(db: Executor, query: LexicalQuery, ids: readonly string[]): Promise<Map<string, FieldMatches>>;
+  /** How many agents are indexed. */
+  count(db: Executor): Promise<number>;
+}

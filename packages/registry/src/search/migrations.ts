@@ -1,0 +1,30 @@
+/**
+ * The search index's schema, as Kysely migrations provided from code. Names start `2026-11-21-100-` so they run
+ * after the store's. The lexical table comes from the lexical engine's module (SQLite FTS5 here).
+ */
+import type { Kysely, Migration } from 'kysely';
+import { sqliteLexicalMigration } from './lexical/sqlite.js';
+
+export const searchMigrations: Record<string, Migration> = {
+  '2026-11-21-100-search-lexical': sqliteLexicalMigration,
+  '2026-11-21-100-search-vectors': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('search_vectors')
+        .addColumn('agent_id', 'text', (col) => col.primaryKey())
+        .addColumn('text', 'text', (col) => col.notNull())
+        .addColumn('provider', 'text')
+        .addColumn('dims', 'integer', (col) => col.notNull().defaultTo(0))
+        .addColumn('vector', 'blob')
+        .execute();
+      await db.schema
+        .createIndex('search_vectors_provider')
+        .on('search_vectors')
+        .column('provider')
+        .execute();
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable('search_vectors').execute();
+    },
+  },
+};

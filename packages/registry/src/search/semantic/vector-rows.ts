@@ -1,0 +1,62 @@
+/**
+ * Vectors in the database: float32 little-endian blobs beside the text they were made from and the provider
+ * that made them. Plain SQL that any database Kysely speaks can hold.
+ */
+import type { Kysely } from 'kysely';
+import type { SearchTables } from '../tables.js';
+
+export interface StoredVector {
+  id: string;
+  vector: Float32Array;
+}
+
+export function encodeVector(vector: Float32Array): Uint8Array {
+  // Typed arrays use the platform's byte order; every platform Node supports is little-endian.
+  return new Uint8Array(vector.buffer.slice(vector.byteOffset, vector.byteOffset + vector.byteLength));
+}
+
+export function decodeVector(bytes: Uint8Array): Float32Array {
+  // Copy: a database blob need not be 4-byte aligned.
+  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+}
+
+/** Every vector the given provider made, read in pages so a large index never sits in memory twice. */
+export async function* storedVectors(
+  db: Kysely<SearchTables>,
+  providerId: string,
+  pageSize = 2000,
+): AsyncGenerator<StoredVector> {
+  let after = '';
+  for (;;) {
+    const rows = await db
+      .selectFrom('search_vectors')
+      .select(['agent_id', 'vector'])
+      .where('provider', '=', providerId)
+      .where('vector', 'is not', null)
+      .where('agent_id', '>', after)
+      .orderBy('agent_id')
+      .limit(pageSize)
+      .execute();
+    for (const row of rows) if (row.vector) yield { id: row.agent_id, vector: decodeVector(row.vector) };
+    if (rows.length < pageSize) return;
+    after = rows[rows.length - 1]!.agent_id;
+  }
+}
+
+/** Agents whose text has no vector from this provider yet (new with no provider, failed, or another model's). */
+export async function pendingRows(
+  db: Kysely<SearchTables>,
+  providerId: string,
+  limit: number,
+): Promise<Array<{ id: string; text: string }>> {
+  const rows = await db
+    .selectFrom('search_vectors')
+    .select(['agent_id', 'text'])
+    .where((eb) =>
+      eb.or([eb('provider', 'is', null), eb('provider', '!=', providerId), eb('vector', 'is', null)]),
+    )
+    .orderBy('agent_id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ id: row.agent_id, text: row.text }));
+}

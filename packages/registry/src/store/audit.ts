@@ -1,0 +1,61 @@
+/** The audit log: one entry per write (who, what, on what, when), written in the transaction of the write. */
+import type { Kysely } from 'kysely';
+import { parseColumn } from './json.js';
+import type { RegistryTables } from './schema.js';
+
+export interface AuditEntry {
+  seq: number;
+  at: string;
+  /** Token id, or `anonymous`. */
+  actor: string;
+  /** `agent.create`, `agent.update`, `agent.delete`, `agent.feedback`, `token.create`, `token.revoke`. */
+  action: string;
+  target: string;
+  details: Record<string, unknown>;
+}
+
+export async function writeAudit(db: Kysely<RegistryTables>, entry: Omit<AuditEntry, 'seq'>): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      at: entry.at,
+      actor: entry.actor,
+      action: entry.action,
+      target: entry.target,
+      details: JSON.stringify(entry.details),
+    })
+    .execute();
+}
+
+export interface AuditQuery {
+  /** Entries before this sequence number (newest first paging). */
+  before?: number;
+  limit: number;
+  target?: string;
+  action?: string;
+}
+
+export class AuditLog {
+  readonly #db: Kysely<RegistryTables>;
+
+  constructor(db: Kysely<RegistryTables>) {
+    this.#db = db;
+  }
+
+  /** Newest first. */
+  async list(query: AuditQuery): Promise<AuditEntry[]> {
+    let select = this.#db.selectFrom('audit_log').selectAll();
+    if (query.before !== undefined) select = select.where('seq', '<', query.before);
+    if (query.target !== undefined) select = select.where('target', '=', query.target);
+    if (query.action !== undefined) select = select.where('action', '=', query.action);
+    const rows = await select.orderBy('seq', 'desc').limit(query.limit).execute();
+    return rows.map((row) => ({
+      seq: row.seq,
+      at: row.at,
+      actor: row.actor,
+      action: row.action,
+      target: row.target,
+      details: parseColumn<Record<string, unknown>>(row.details, 'audit_log.details'),
+    }));
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The WHERE clauses every read shares: what a caller may see (entitlements) and the set-inclusion filters of
+ * AIDIP §4.3.1. Visibility is applied in SQL, so a hidden agent never leaves the database for that caller.
+ */
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Caller, RecordStatus } from '../records/types.js';
+import type { AgentValueTableName, RegistryTables } from './schema.js';
+
+/** Filters combine with AND; within `capabilities`, `tags` and `languages` every value must be present. */
+export interface AgentFilters {
+  capabilities?: readonly string[];
+  tags?: readonly string[];
+  /** BCP 47 tags; `en` also matches agents that list `en-GB`. */
+  languages?: readonly string[];
+  /** Any of these statuses. */
+  status?: readonly RecordStatus[];
+}
+
+/** The stored, comparable form of a filter value. */
+export function normalizeFilterValue(value: string): string {
+  return value.trim().toLowerCase();
+}
+
+/** The `agent_languages` values of one language tag: itself and its primary subtag. */
+export function languageKeys(tag: string): string[] {
+  const full = normalizeFilterValue(tag);
+  const primary = full.split('-')[0] ?? full;
+  return primary === full || primary === '' ? [full] : [full, primary];
+}
+
+export function hasFilters(filters: AgentFilters): boolean {
+  return (
+    (filters.capabilities?.length ?? 0) > 0 ||
+    (filters.tags?.length ?? 0) > 0 ||
+    (filters.languages?.length ?? 0) > 0 ||
+    (filters.status?.length ?? 0) > 0
+  );
+}
+
+type AgentsScope = ExpressionBuilder<RegistryTables, 'agents'>;
+type TombstonesScope = ExpressionBuilder<RegistryTables, 'tombstones'>;
+
+/** Agents `caller` may see; undefined when it sees every one (the admin). */
+export function agentVisibility(caller: Caller): ((eb: AgentsScope) => Expression<SqlBool>) | undefined {
+  if (caller.kind === 'admin') return undefined;
+  return (eb) => {
+    const alternatives: Expression<SqlBool>[] = [eb('agents.restricted', '=', 0)];
+    if (caller.publisher !== undefined) alternatives.push(eb('agents.owner', '=', caller.publisher));
+    if (caller.groups.length > 0) {
+      alternatives.push(
+        eb.exists(
+          eb
+            .selectFrom('agent_access')
+            .select('agent_access.agent_id')
+            .whereRef('agent_access.agent_id', '=', 'agents.id')
+            .where('agent_access.group_name', 'in', [...caller.groups]),
+        ),
+      );
+    }
+    return eb.or(alternatives);
+  };
+}
+
+/** Tombstones `caller` may see: those of agents it could see before they were deleted. */
+export function tombstoneVisibility(
+  caller: Caller,
+): ((eb: TombstonesScope) => Expression<SqlBool>) | undefined {
+  if (caller.kind === 'admin') return undefined;
+  return (eb) => {
+    const alternatives: Expression<SqlBool>[] = [eb('tombstones.restricted', '=', 0)];
+    if (caller.publisher !== undefined) alternatives.push(eb('tombstones.owner', '=', caller.publisher));
+    if (caller.groups.length > 0) {
+      alternatives.push(
+        eb.exists(
+          eb
+            .selectFrom('agent_access')
+            .select('agent_access.agent_id')
+            .whereRef('agent_access.agent_id', '=', 'tombstones.agent_id')
+            .where('agent_access.group_name', 'in', [...caller.groups]),
+        ),
+      );
+    }
+    return eb.or(alternatives);
+  };
+}
+
+/** The filter conditions, one per required value; empty when nothing is filtered. */
+export function filterConditions(filters: AgentFilters): Array<(eb: AgentsScope) => Expression<SqlBool>> {
+  const conditions: Array<(eb: AgentsScope) => Expression<SqlBool>> = [];
+  const requireValue = (table: AgentValueTableName, value: string): void => {
+    conditions.push((eb) =>
+      eb.exists(
+        eb
+          .selectFrom(table)
+          .select(`${table}.agent_id`)
+          .whereRef(`${table}.agent_id`, '=', 'agents.id')
+          .where(`${table}.value`, '=', value),
+      ),
+    );
+  };
+  for (const value of unique(filters.capabilities)) requireValue('agent_capabilities', value);
+  for (const value of unique(filters.tags)) requireValue('agent_tags', value);
+  for (const value of unique(filters.languages)) requireValue('agent_languages', value);
+  const statuses = [...new Set(filters.status ?? [])];
+  if (statuses.length > 0) conditions.push((eb) => eb('agents.status', 'in', statuses));
+  return conditions;
+}
+
+function unique(values: readonly string[] | undefined): string[] {
+  return [...new Set((values ?? []).map(normalizeFilterValue).filter((value) => value !== ''))];
+}

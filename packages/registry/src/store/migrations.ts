@@ -1,0 +1,143 @@
+/**
+ * The store's schema, as versioned Kysely migrations provided from code (no migration files to ship). Names sort
+ * in the order they run: the store's start `2026-11-21-0`, the search index's `2026-11-21-100-`, so a new
+ * migration of either part slots in by its date. Applied migrations are never edited; a change is a new one.
+ */
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { StoreDialect } from './dialect.js';
+
+export function storeMigrations(dialect: StoreDialect): Record<string, Migration> {
+  return {
+    '2026-11-21-001-agents': {
+      async up(db: Kysely<unknown>): Promise<void> {
+        await db.schema
+          .createTable('agents')
+          .addColumn('id', 'text', (col) => col.primaryKey())
+          .addColumn('owner', 'text', (col) => col.notNull())
+          .addColumn('name', 'text', (col) => col.notNull())
+          .addColumn('canonical', 'text', (col) => col.notNull())
+          .addColumn('metadata', 'text', (col) => col.notNull())
+          .addColumn('source_format', 'text', (col) => col.notNull())
+          .addColumn('status', 'text', (col) => col.notNull())
+          .addColumn('revision', 'integer', (col) => col.notNull())
+          .addColumn('restricted', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('access_groups', 'text')
+          .addColumn('flagged', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('flags', 'text', (col) => col.notNull())
+          .addColumn('quality', 'text', (col) => col.notNull())
+          .addColumn('latency_samples', 'text', (col) => col.notNull())
+          .addColumn('created_at', 'text', (col) => col.notNull())
+          .addColumn('updated_at', 'text', (col) => col.notNull())
+          .execute();
+        await db.schema.createIndex('agents_owner').on('agents').column('owner').execute();
+        await db.schema.createIndex('agents_updated').on('agents').columns(['updated_at', 'id']).execute();
+        await db.schema.createIndex('agents_status').on('agents').columns(['status', 'id']).execute();
+
+        for (const table of ['agent_tags', 'agent_capabilities', 'agent_languages']) {
+          await db.schema
+            .createTable(table)
+            .addColumn('agent_id', 'text', (col) => col.notNull().references('agents.id').onDelete('cascade'))
+            .addColumn('value', 'text', (col) => col.notNull())
+            .addPrimaryKeyConstraint(`${table}_pk`, ['agent_id', 'value'])
+            .execute();
+          // The filter asks "which agents have this value": value first.
+          await db.schema.createIndex(`${table}_value`).on(table).columns(['value', 'agent_id']).execute();
+        }
+
+        await db.schema
+          .createTable('agent_access')
+          .addColumn('agent_id', 'text', (col) => col.notNull())
+          .addColumn('group_name', 'text', (col) => col.notNull())
+          .addPrimaryKeyConstraint('agent_access_pk', ['agent_id', 'group_name'])
+          .execute();
+        await db.schema
+          .createIndex('agent_access_group')
+          .on('agent_access')
+          .columns(['group_name', 'agent_id'])
+          .execute();
+      },
+    },
+    '2026-11-21-002-history': {
+      async up(db: Kysely<unknown>): Promise<void> {
+        await db.schema
+          .createTable('agent_history')
+          .addColumn('seq', 'integer', (col) => dialect.identity(col))
+          .addColumn('agent_id', 'text', (col) => col.notNull())
+          .addColumn('revision', 'integer', (col) => col.notNull())
+          .addColumn('action', 'text', (col) => col.notNull())
+          .addColumn('actor', 'text', (col) => col.notNull())
+          .addColumn('at', 'text', (col) => col.notNull())
+          .addColumn('record', 'text')
+          .execute();
+        await db.schema
+          .createIndex('agent_history_agent')
+          .on('agent_history')
+          .columns(['agent_id', 'seq'])
+          .execute();
+
+        await db.schema
+          .createTable('tombstones')
+          .addColumn('agent_id', 'text', (col) => col.primaryKey())
+          .addColumn('owner', 'text', (col) => col.notNull())
+          .addColumn('restricted', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('deleted_at', 'text', (col) => col.notNull())
+          .execute();
+        await db.schema
+          .createIndex('tombstones_deleted')
+          .on('tombstones')
+          .columns(['deleted_at', 'agent_id'])
+          .execute();
+      },
+    },
+    '2026-11-21-003-access': {
+      async up(db: Kysely<unknown>): Promise<void> {
+        await db.schema
+          .createTable('tokens')
+          .addColumn('id', 'text', (col) => col.primaryKey())
+          .addColumn('token_hash', 'text', (col) => col.notNull().unique())
+          .addColumn('role', 'text', (col) => col.notNull())
+          .addColumn('publisher', 'text')
+          .addColumn('groups', 'text', (col) => col.notNull())
+          .addColumn('created_at', 'text', (col) => col.notNull())
+          .addColumn('revoked_at', 'text')
+          .execute();
+
+        await db.schema
+          .createTable('audit_log')
+          .addColumn('seq', 'integer', (col) => dialect.identity(col))
+          .addColumn('at', 'text', (col) => col.notNull())
+          .addColumn('actor', 'text', (col) => col.notNull())
+          .addColumn('action', 'text', (col) => col.notNull())
+          .addColumn('target', 'text', (col) => col.notNull())
+          .addColumn('details', 'text', (col) => col.notNull())
+          .execute();
+        await db.schema.createIndex('audit_log_target').on('audit_log').columns(['target', 'seq']).execute();
+
+        await db.schema
+          .createTable('feedback')
+          .addColumn('seq', 'integer', (col) => dialect.identity(col))
+          .addColumn('agent_id', 'text', (col) => col.notNull().references('agents.id').onDelete('cascade'))
+          .addColumn('rating', 'integer', (col) => col.notNull())
+          .addColumn('outcome', 'text', (col) => col.notNull())
+          .addColumn('comment', 'text')
+          .addColumn('actor', 'text', (col) => col.notNull())
+          .addColumn('at', 'text', (col) => col.notNull())
+          .execute();
+        await db.schema.createIndex('feedback_agent').on('feedback').columns(['agent_id', 'seq']).execute();
+      },
+    },
+  };
+}
+
+/** Serves a fixed set of migrations to Kysely's `Migrator`. */
+export class InCodeMigrationProvider implements MigrationProvider {
+  readonly #migrations: Record<string, Migration>;
+
+  constructor(migrations: Record<string, Migration>) {
+    this.#migrations = migrations;
+  }
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return this.#migrations;
+  }
+}

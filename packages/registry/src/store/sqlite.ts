@@ -1,0 +1,38 @@
+/**
+ * The SQLite dialect: the only module that knows the store runs on SQLite. Everything SQLite-specific lives here —
+ * opening the file, the pragmas, identity columns, the integrity check — so that PostgreSQL can be a second
+ * implementation of `StoreDialect` without touching the queries.
+ */
+import Database from 'better-sqlite3';
+import { type ColumnDefinitionBuilder, Kysely, SqliteDialect } from 'kysely';
+import type { StoreDialect } from './dialect.js';
+
+export interface SqliteOptions {
+  /** The database file; `:memory:` for a throwaway store. */
+  path: string;
+  /** How long a statement waits for a lock held by another connection (default 5000 ms). */
+  busyTimeoutMs?: number;
+}
+
+export function openSqlite<Tables>(options: SqliteOptions): { db: Kysely<Tables>; dialect: StoreDialect } {
+  const database = new Database(options.path);
+  // WAL lets readers run beside the writer; NORMAL syncs at checkpoints, which in WAL mode keeps every committed
+  // transaction across a process crash (only a power loss may drop the last ones).
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+  database.pragma('foreign_keys = ON');
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) });
+  return { db, dialect: sqliteDialect(database) };
+}
+
+function sqliteDialect(database: Database.Database): StoreDialect {
+  return {
+    name: 'sqlite',
+    identity: (column: ColumnDefinitionBuilder) => column.primaryKey().autoIncrement(),
+    async integrityCheck(): Promise<string[]> {
+      const rows = database.pragma('integrity_check') as Array<{ integrity_check: string }>;
+      return rows.map((row) => row.integrity_check);
+    },
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * API tokens. A token is shown once, when it is made; the store keeps only its SHA-256. Tokens are 256-bit random
+ * strings, so a plain hash is enough (nothing to brute-force), and looking a token up by its hash gives an
+ * attacker no timing signal about any stored token.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { writeAudit } from './audit.js';
+import { parseColumn } from './json.js';
+import type { RegistryTables, TokenRole, TokensTable } from './schema.js';
+
+export interface TokenInfo {
+  id: string;
+  role: TokenRole;
+  publisher?: string;
+  groups: string[];
+  createdAt: string;
+  revokedAt?: string;
+}
+
+export interface NewToken {
+  role: TokenRole;
+  publisher?: string;
+  groups?: readonly string[];
+}
+
+/** The id of the admin token: one row, replaced when the token changes. */
+export const ADMIN_TOKEN_ID = 'admin';
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** A fresh token: `agentry_` and 43 characters of base64url (256 random bits). */
+export function generateToken(): string {
+  return `agentry_${randomBytes(32).toString('base64url')}`;
+}
+
+export class TokenStore {
+  readonly #db: Kysely<RegistryTables>;
+  readonly #now: () => string;
+
+  constructor(db: Kysely<RegistryTables>, now: () => string) {
+    this.#db = db;
+    this.#now = now;
+  }
+
+  /** Makes a token; the plaintext is in the result and nowhere else. */
+  async create(spec: NewToken, actor: string): Promise<{ token: string; info: TokenInfo }> {
+    const token = generateToken();
+    const id = `tok_${randomBytes(9).toString('base64url')}`;
+    const at = this.#now();
+    const row: TokensTable = {
+      id,
+      token_hash: hashToken(token),
+      role: spec.role,
+      publisher: spec.publisher ?? null,
+      groups: JSON.stringify([...new Set(spec.groups ?? [])]),
+      created_at: at,
+      revoked_at: null,
+    };
+    await this.#db.transaction().execute(async (trx) => {
+      await trx.insertInto('tokens').values(row).execute();
+      await writeAudit(trx, {
+        at,
+        actor,
+        action: 'token.create',
+        target: id,
+        details: {
+          role: spec.role,
+          publisher: spec.publisher ?? null,
+          groups: parseColumn(row.groups, 'groups'),
+        },
+      });
+    });
+    return { token, info: infoFromRow(row) };
+  }
+
+  /** The live token with this plaintext, if any. */
+  async authenticate(token: string): Promise<TokenInfo | undefined> {
+    const row = await this.#db
+      .selectFrom('tokens')
+      .selectAll()
+      .where('token_hash', '=', hashToken(token))
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return row === undefined ? undefined : infoFromRow(row);
+  }
+
+  /** Revokes a token; false when there is no live token with that id. The admin token cannot be revoked here. */
+  async revoke(id: string, actor: string): Promise<boolean> {
+    if (id === ADMIN_TOKEN_ID) return false;
+    return this.#db.transaction().execute(async (trx) => {
+      const at = this.#now();
+      const result = await trx
+        .updateTable('tokens')
+        .set({ revoked_at: at })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await writeAudit(trx, { at, actor, action: 'token.revoke', target: id, details: {} });
+      return true;
+    });
+  }
+
+  async get(id: string): Promise<TokenInfo | undefined> {
+    const row = await this.#db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst();
+    return row === undefined ? undefined : infoFromRow(row);
+  }
+
+  /**
+   * Makes sure there is an admin token. With `token` given (configuration or `AGENTRY_ADMIN_TOKEN`), that is it;
+   * otherwise the stored one stays, and on first start one is generated. Returns the plaintext when this call set
+   * it (given or generated), undefined when the stored one was kept.
+   */
+  async ensureAdmin(token: string | undefined): Promise<string | undefined> {
+    const stored = await this.#db
+      .selectFrom('tokens')
+      .select('token_hash')
+      .where('id', '=', ADMIN_TOKEN_ID)
+      .executeTakeFirst();
+    if (token === undefined && stored !== undefined) return undefined;
+    const plaintext = token ?? generateToken();
+    const hash = hashToken(plaintext);
+    if (stored?.token_hash === hash) return plaintext;
+    const at = this.#now();
+    await this.#db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('tokens').where('id', '=', ADMIN_TOKEN_ID).execute();
+      await trx
+        .insertInto('tokens')
+        .values({
+          id: ADMIN_TOKEN_ID,
+          token_hash: hash,
+          role: 'admin',
+          publisher: 'admin',
+          groups: '[]',
+          created_at: at,
+          revoked_at: null,
+        })
+        .execute();
+      await writeAudit(trx, {
+        at,
+        actor: 'system',
+        action: stored === undefined ? 'token.create' : 'token.rotate',
+        target: ADMIN_TOKEN_ID,
+        details: { role: 'admin', source: token === undefined ? 'generated' : 'configured' },
+      });
+    });
+    return plaintext;
+  }
+}
+
+function infoFromRow(row: TokensTable): TokenInfo {
+  const info: TokenInfo = {
+    id: row.id,
+    role: row.role,
+    groups: parseColumn<string[]>(row.groups, 'tokens.groups'),
+    createdAt: row.created_at,
+  };
+  if (row.publisher !== null) info.publisher = row.publisher;
+  if (row.revoked_at !== null) info.revokedAt = row.revoked_at;
+  return info;
+}

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { fts5Expression, parseLexicalQuery } from '../../src/search/index.js';
+import { querySegments } from '../../src/search/semantic/query-segments.js';
+import {
+  identifierParts,
+  indexableText,
+  readableIdentifier,
+  readableText,
+  wordsOf,
+} from '../../src/search/text/words.js';
+
+describe('words', () => {
+  it('splits identifiers where a person would', () => {
+    assert.deepEqual(identifierParts('createIssue'), ['create', 'Issue']);
+    assert.deepEqual(identifierParts('HTTPServer2'), ['HTTP', 'Server', '2']);
+    assert.deepEqual(identifierParts('weather'), ['weather']);
+    assert.deepEqual(wordsOf('get_weather-v2.json'), ['get', 'weather', 'v2', 'json']);
+    assert.equal(readableIdentifier('get_weatherForecast'), 'get weather Forecast');
+  });
+
+  it('adds the parts of split identifiers and spaces Han/Kana characters for indexing', () => {
+    assert.equal(indexableText('createIssue tool'), 'createIssue tool create Issue');
+    assert.equal(indexableText('plain words'), 'plain words');
+    assert.equal(indexableText('必应搜索').trim(), '必 应 搜 索');
+  });
+
+  it('turns paths and file names in prose into words', () => {
+    assert.equal(
+      readableText('save it to /root/pdf/weekly_report.pdf now'),
+      'save it to root pdf weekly report pdf now',
+    );
+    assert.equal(readableText('no identifiers here.'), 'no identifiers here.');
+  });
+});
+
+describe('lexical query', () => {
+  it('makes every word an alternative, dropping function words', () => {
+    const query = parseLexicalQuery('Please find the weather in Paris');
+    assert.deepEqual(query.words, ['find', 'weather', 'paris']);
+    assert.equal(fts5Expression(query), '"find" OR "weather" OR "paris"');
+  });
+
+  it('adds the parts of an identifier as a phrase', () => {
+    assert.equal(fts5Expression(parseLexicalQuery('createIssue')), '"createissue" OR "create issue"');
+  });
+
+  it('keeps quoted phrases and word* prefixes, and nothing else of FTS5 syntax', () => {
+    assert.equal(
+      fts5Expression(parseLexicalQuery('"weather report" forec*')),
+      '"weather report" OR "forec"*',
+    );
+    assert.equal(
+      fts5Expression(parseLexicalQuery('a OR b AND NEAR(c, 2) x:y -z ^w')),
+      '"b" OR "near" OR "c" OR "2" OR "x" OR "y" OR "z" OR "w"',
+    );
+    // An unclosed quote is a stray character.
+    assert.equal(fts5Expression(parseLexicalQuery('"weather report')), '"weather" OR "report"');
+    assert.equal(fts5Expression(parseLexicalQuery('*')), undefined);
+  });
+
+  it('matches Han text by neighbouring pairs', () => {
+    assert.equal(fts5Expression(parseLexicalQuery('必应搜索')), '"必 应" OR "应 搜" OR "搜 索"');
+    assert.equal(fts5Expression(parseLexicalQuery('MCP服务')), '"mcp" OR "服 务"');
+  });
+
+  it('bounds the number of clauses', () => {
+    const long = Array.from({ length: 200 }, (_, i) => `word${i}x`).join(' ');
+    assert.ok(parseLexicalQuery(long).clauses.length <= 48);
+  });
+
+  it('only ever produces quoted strings joined by OR (property)', () => {
+    const clause = /^"(?:[^"]|"")*"\*?$/u;
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (text) => {
+        const expression = fts5Expression(parseLexicalQuery(text));
+        if (expression === undefined) return;
+        for (const part of expression.split(' OR '))
+          assert.match(part, clause, `${JSON.stringify(text)} → ${expression}`);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('query clauses', () => {
+  it('splits a request into its steps', () => {
+    assert.deepEqual(querySegments('Find the weather in Paris, then book a table and send me the receipt.'), [
+      'Find the weather in Paris',
+      'book a table',
+      'send me the receipt.',
+    ]);
+  });
+
+  it('leaves a single need whole', () => {
+    assert.deepEqual(querySegments('weather forecast for Paris'), []);
+    assert.deepEqual(querySegments('weather, maps'), []);
+  });
+
+  it('merges neighbours into at most four clauses', () => {
+    const segments = querySegments('one a, two b, three c, four d, five e, six f, seven g, eight h');
+    assert.equal(segments.length, 4);
+    assert.equal(segments[0], 'one a, two b');
+  });
+});

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { DEFAULT_FUSION, fuse, rankSemantic } from '../../src/search/fusion.js';
+import { QueryEmbeddingCache } from '../../src/search/semantic/query-cache.js';
+import { standardize, topIndices } from '../../src/search/semantic/top-k.js';
+import { VectorMatrix } from '../../src/search/semantic/vector-matrix.js';
+
+describe('top-k and standardising', () => {
+  it('returns the indexes of the k best, best first (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ noNaN: true, min: -1e6, max: 1e6 }), { maxLength: 200 }),
+        fc.nat(30),
+        (scores, k) => {
+          const top = topIndices(scores, k);
+          const expected = scores
+            .map((score, i) => ({ score, i }))
+            .sort((a, b) => b.score - a.score)
+            .slice(0, k)
+            .map((entry) => entry.score);
+          assert.deepEqual(
+            top.map((i) => scores[i]),
+            expected,
+          );
+          assert.equal(new Set(top).size, top.length);
+        },
+      ),
+    );
+  });
+
+  it('gives z-scores, and zeros for constant input', () => {
+    assert.deepEqual(Array.from(standardize([1, 2, 3])), [-Math.sqrt(1.5), 0, Math.sqrt(1.5)]);
+    assert.deepEqual(Array.from(standardize([4, 4])), [0, 0]);
+    assert.deepEqual(Array.from(standardize([])), []);
+  });
+});
+
+describe('vector matrix', () => {
+  it('stores unit vectors, scores them, and stays contiguous on delete', () => {
+    const matrix = new VectorMatrix(2, { initialCapacity: 1 });
+    assert.equal(matrix.accelerated, false);
+    matrix.set('a', Float32Array.of(3, 4));
+    matrix.set('b', Float32Array.of(0, 2));
+    matrix.set('c', Float32Array.of(1, 0));
+    matrix.set('a', Float32Array.of(1, 0));
+    assert.equal(matrix.size, 3);
+    const round = (values: Float32Array) => Array.from(values, (v) => Math.round(v * 1000) / 1000);
+    let { ids, scores } = matrix.similarities([Float32Array.of(1, 0), Float32Array.of(0, 1)]);
+    assert.deepEqual(ids, ['a', 'b', 'c']);
+    assert.deepEqual(scores.map(round), [
+      [1, 0, 1],
+      [0, 1, 0],
+    ]);
+    matrix.delete('a');
+    matrix.delete('missing');
+    ({ ids, scores } = matrix.similarities([Float32Array.of(0, 1)]));
+    assert.deepEqual(ids, ['c', 'b']);
+    assert.deepEqual(scores.map(round), [[0, 1]]);
+    ({ ids } = matrix.similarities([Float32Array.of(0, 1)], new Set(['b', 'zz'])));
+    assert.deepEqual(ids, ['b']);
+    const centroid = matrix.centroid(['b', 'c', 'zz'])!;
+    assert.ok(Math.abs(centroid[0]! - Math.SQRT1_2) < 1e-6 && Math.abs(centroid[1]! - Math.SQRT1_2) < 1e-6);
+    assert.equal(matrix.centroid(['zz']), undefined);
+    assert.throws(() => matrix.set('d', Float32Array.of(1, 2, 3)), /3 dimensions, the index 2/);
+  });
+
+  it('scores the same in the SIMD kernel as in JavaScript, through growth, deletes and candidates (property)', () => {
+    const vector = fc.array(fc.float({ min: -1, max: 1, noNaN: true }), { minLength: 32, maxLength: 32 });
+    fc.assert(
+      fc.property(
+        fc.array(vector, { minLength: 1, maxLength: 40 }),
+        vector,
+        fc.array(fc.nat(39)),
+        (rows, query, removed) => {
+          const simd = new VectorMatrix(32, { initialCapacity: 2 });
+          const plain = new VectorMatrix(32, { initialCapacity: 2, simd: false });
+          assert.equal(simd.accelerated, true);
+          rows.forEach((row, i) => {
+            simd.set(`r${i}`, Float32Array.from(row));
+            plain.set(`r${i}`, Float32Array.from(row));
+          });
+          for (const i of removed) {
+            simd.delete(`r${i}`);
+            plain.delete(`r${i}`);
+          }
+          const q = Float32Array.from(query);
+          const candidates = new Set(rows.map((_, i) => `r${i}`).filter((_, i) => i % 3 !== 1));
+          for (const subset of [undefined, candidates]) {
+            const a = simd.similarities([q, q], subset);
+            const b = plain.similarities([q], subset);
+            assert.deepEqual(a.ids, b.ids);
+            for (const [i, score] of a.scores[1]!.entries())
+              assert.ok(Math.abs(score - b.scores[0]![i]!) < 1e-4);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('fusion', () => {
+  const semantic = { ids: ['a', 'b', 'c', 'd'], whole: [0.9, 0.1, 0.2, 0.3], clauses: [] };
+
+  it('puts an agent strong in both rankings first and keeps agents only one ranker found', () => {
+    const hits = fuse({
+      lexical: [
+        { id: 'b', score: 12 },
+        { id: 'a', score: 10 },
+        { id: 'x', score: 1 },
+      ],
+      semantic,
+      top: 10,
+    });
+    assert.equal(hits[0]?.id, 'a');
+    assert.deepEqual(new Set(hits.map((hit) => hit.id)), new Set(['a', 'b', 'c', 'd', 'x']));
+    const x = hits.find((hit) => hit.id === 'x')!;
+    assert.equal(x.semantic, undefined);
+    assert.equal(x.lexical, 1);
+    assert.equal(hits.find((hit) => hit.id === 'd')!.lexical, undefined);
+  });
+
+  it('lifts agents similar to the leaders (feedback)', () => {
+    const input = { lexical: [{ id: 'a', score: 5 }], semantic, top: 4 };
+    const without = fuse({ ...input, settings: { ...DEFAULT_FUSION, feedbackWeight: 0 } });
+    // b is last on its own; it is the one most like the leader a.
+    const withFeedback = fuse({ ...input, similarToCentroid: () => [1, 0.99, 0, 0] });
+    assert.equal(without[3]?.id, 'b');
+    assert.equal(withFeedback[1]?.id, 'b');
+  });
+
+  it('scores a request by its best clause as well as by the whole', () => {
+    const clauses = {
+      ids: ['a', 'b', 'c'],
+      whole: [0.5, 0.4, 0.3],
+      clauses: [
+        [0.5, 0.4, 0.3],
+        [0, 0, 0.9],
+      ],
+    };
+    assert.deepEqual(
+      rankSemantic(clauses, 3).map((hit) => hit.id),
+      ['a', 'c', 'b'],
+    );
+    assert.deepEqual(
+      rankSemantic({ ...clauses, clauses: [] }, 3).map((hit) => hit.id),
+      ['a', 'b', 'c'],
+    );
+  });
+});
+
+describe('query embedding cache', () => {
+  it('evicts the least recently used', () => {
+    const cache = new QueryEmbeddingCache(2);
+    cache.set('a', Float32Array.of(1));
+    cache.set('b', Float32Array.of(2));
+    assert.ok(cache.get('a'));
+    cache.set('c', Float32Array.of(3));
+    assert.equal(cache.get('b'), undefined);
+    assert.ok(cache.get('a') && cache.get('c'));
+    assert.equal(cache.size, 2);
+    const off = new QueryEmbeddingCache(0);
+    off.set('a', Float32Array.of(1));
+    assert.equal(off.get('a'), undefined);
+  });
+});

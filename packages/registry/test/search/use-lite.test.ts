@@ -1,0 +1,78 @@
+/** The bundled USE-lite model, for real (loaded once for the file: about a second, then tens of ms a text). */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createSearchIndex, createUseLiteProvider, type SearchIndex } from '../../src/search/index.js';
+import { doc, openTestDatabase, type TestDatabase } from './helpers.js';
+
+const provider = createUseLiteProvider({ batchSize: 4 });
+
+const cosine = (a: Float32Array, b: Float32Array) => {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return dot / Math.sqrt(na * nb);
+};
+
+describe('USE-lite embedding provider', () => {
+  it('embeds texts into 512 dimensions, the same alone or in a batch, in input order', async () => {
+    const texts = [
+      'book a flight to Rome',
+      '',
+      'a much longer sentence about the weather in the mountains this weekend',
+    ];
+    const together = await provider.embed(texts);
+    assert.equal(together.length, 3);
+    for (const vector of together) assert.equal(vector.length, 512);
+    const alone = await provider.embed([texts[2]!]);
+    assert.ok(cosine(together[2]!, alone[0]!) > 0.999);
+    assert.ok(cosine(together[0]!, together[2]!) < 0.9);
+    assert.deepEqual(await provider.embed([]), []);
+  });
+});
+
+describe('semantic search with USE-lite', () => {
+  let database: TestDatabase;
+  let index: SearchIndex;
+  before(async () => {
+    database = await openTestDatabase();
+    index = await createSearchIndex(database.db, provider);
+    await index.upsert([
+      doc('weather', {
+        name: 'Skycast',
+        description: 'Tells you whether it will rain or snow in your city tomorrow.',
+      }),
+      doc('invoices', {
+        name: 'Billing desk',
+        description: 'Creates invoices for customers and emails them.',
+      }),
+      doc('translate', {
+        name: 'Polyglot',
+        description: 'Translates documents between English, French and German.',
+      }),
+      doc('recipes', { name: 'Chef', description: 'Suggests dinner recipes from what is in your fridge.' }),
+    ]);
+  });
+  after(() => database.dispose());
+
+  it('ranks a paraphrase above unrelated agents, with no word in common', async () => {
+    const hits = await index.search('Do I need an umbrella in London?', { top: 4, mode: 'semantic' });
+    assert.equal(hits[0]?.id, 'weather');
+    assert.ok(hits[0]!.semantic! > hits[3]!.semantic!);
+    assert.deepEqual(await index.search('Do I need an umbrella in London?', { top: 4, mode: 'lexical' }), []);
+  });
+
+  it('fuses both rankings in hybrid mode', async () => {
+    const hits = await index.search('what should I cook tonight', { top: 2 });
+    assert.equal(hits[0]?.id, 'recipes');
+    const invoice = await index.search('send a bill to a client', { top: 1 });
+    assert.equal(invoice[0]?.id, 'invoices');
+    const [both] = await index.search('translate my documents to French', { top: 1 });
+    assert.equal(both?.id, 'translate');
+    assert.ok(both!.lexical !== undefined && both!.semantic !== undefined);
+  });
+});

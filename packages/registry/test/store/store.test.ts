@@ -1,0 +1,337 @@
+/**
+ * The store on a real SQLite file: migrations, id assignment, updates, deletion with tombstones, history and
+ * audit, filters, paging, visibility and quality.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type Agent, readDocument } from '@agentry/core';
+import Database from 'better-sqlite3';
+import type { Caller } from '../../src/records/types.js';
+import { storedMetadata } from '../../src/records/views.js';
+import type { RecordDraft } from '../../src/store/agents.js';
+import { RegistryStore } from '../../src/store/store.js';
+import { aidipAgent, tempDir } from '../fixtures.js';
+
+const ADMIN: Caller = { kind: 'admin', tokenId: 'admin', publisher: 'admin', groups: [] };
+const ANONYMOUS: Caller = { kind: 'anonymous', groups: [] };
+
+function agentOf(fields: Parameters<typeof aidipAgent>[0]): Agent {
+  const read = readDocument(aidipAgent(fields));
+  assert.equal(read.valid, true, JSON.stringify(read.issues));
+  return read.agents[0]!;
+}
+
+function draft(agent: Agent, owner: string, groups?: string[]): RecordDraft {
+  const out: RecordDraft = { agent, owner, flags: [], sourceFormat: 'aidip' };
+  if (groups !== undefined) out.access = { groups };
+  return out;
+}
+
+async function register(store: RegistryStore, agent: Agent, owner: string, groups?: string[]) {
+  const outcome = await store.agents.register(
+    [{ draft: draft(agent, owner, groups), preferredId: agent.id }],
+    {
+      actor: `tok-${owner}`,
+    },
+  );
+  assert.ok(Array.isArray(outcome));
+  return outcome[0]!;
+}
+
+describe('store', () => {
+  const dir = tempDir();
+  const path = join(dir.path, 'store.db');
+  let clock = 0;
+  const now = (): string => new Date(Date.UTC(2026, 0, 1) + clock++ * 1000).toISOString();
+  let store: RegistryStore;
+
+  before(async () => {
+    store = await RegistryStore.open({ path, metadataOf: storedMetadata, now });
+  });
+  after(async () => {
+    await store.close();
+    dir.remove();
+  });
+
+  test('opens in WAL mode with foreign keys, and migrating again changes nothing', async () => {
+    const again = await RegistryStore.open({ path, metadataOf: storedMetadata });
+    await again.close();
+    const raw = new Database(path, { readonly: true });
+    try {
+      assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal');
+      const migrations = raw.prepare('select name from kysely_migration order by name').all() as Array<{
+        name: string;
+      }>;
+      assert.deepEqual(
+        migrations.map((row) => row.name),
+        ['2026-11-21-001-agents', '2026-11-21-002-history', '2026-11-21-003-access'],
+      );
+    } finally {
+      raw.close();
+    }
+    assert.deepEqual(await store.integrityCheck(), ['ok']);
+  });
+
+  test('registration keeps the agent id, updates for the same owner, suffixes for another', async () => {
+    const first = await register(store, agentOf({ id: 'weather', name: 'Weather' }), 'acme');
+    assert.equal(first.kind, 'created');
+    assert.equal(first.record.id, 'weather');
+    assert.equal(first.record.revision, 1);
+
+    const same = await register(store, agentOf({ id: 'weather', name: 'Weather' }), 'acme');
+    assert.equal(same.kind, 'unchanged');
+    assert.equal(same.record.revision, 1);
+
+    const changed = await register(
+      store,
+      agentOf({ id: 'weather', name: 'Weather', description: 'Forecasts.' }),
+      'acme',
+    );
+    assert.equal(changed.kind, 'updated');
+    assert.equal(changed.record.revision, 2);
+    assert.equal(changed.record.createdAt, first.record.createdAt);
+    assert.notEqual(changed.record.updatedAt, first.record.updatedAt);
+
+    const other = await register(store, agentOf({ id: 'weather', name: 'Weather' }), 'globex');
+    assert.equal(other.kind, 'created');
+    assert.match(other.record.id, /^weather-[a-z0-9]{6}$/);
+    assert.equal(other.record.agent.id, other.record.id);
+    assert.equal((await store.agents.get('weather'))?.owner, 'acme');
+  });
+
+  test('history and audit record every change with who and what', async () => {
+    const history = await store.agents.history('weather');
+    assert.deepEqual(
+      history.map((entry) => [entry.revision, entry.action, entry.actor]),
+      [
+        [1, 'create', 'tok-acme'],
+        [2, 'update', 'tok-acme'],
+      ],
+    );
+    assert.equal(history[1]?.record?.agent.description, 'Forecasts.');
+    const audit = await store.audit.list({ limit: 10, target: 'weather' });
+    assert.deepEqual(
+      audit.map((entry) => entry.action),
+      ['agent.update', 'agent.create'],
+    );
+    assert.equal(audit[0]?.details['revision'], 2);
+    assert.equal(audit[0]?.details['owner'], 'acme');
+  });
+
+  test("the quota counts an owner's agents and rolls the whole request back", async () => {
+    const drafts = ['q1', 'q2', 'q3'].map((id) => ({
+      draft: draft(agentOf({ id, name: id }), 'quota-co'),
+      preferredId: id,
+    }));
+    const outcome = await store.agents.register(drafts, { actor: 'tok', quota: 2 });
+    assert.deepEqual(outcome, { kind: 'quota-exceeded', limit: 2 });
+    assert.equal(await store.agents.countOwnedBy('quota-co'), 0);
+    const fits = await store.agents.register(drafts.slice(0, 2), { actor: 'tok', quota: 2 });
+    assert.ok(Array.isArray(fits));
+    assert.equal(await store.agents.countOwnedBy('quota-co'), 2);
+  });
+
+  test('filters are set inclusion, case-insensitive; a language matches its regional variants', async () => {
+    await register(
+      store,
+      agentOf({
+        id: 'f1',
+        name: 'F1',
+        capabilities: ['Translation', 'summarization'],
+        tags: ['nlp'],
+        languages: ['en-GB', 'fr'],
+      }),
+      'filters',
+    );
+    await register(
+      store,
+      agentOf({
+        id: 'f2',
+        name: 'F2',
+        capabilities: ['translation'],
+        tags: ['nlp', 'legal'],
+        languages: ['de'],
+      }),
+      'filters',
+    );
+    await register(
+      store,
+      agentOf({ id: 'f3', name: 'F3', capabilities: ['summarization'], status: 'deprecated' }),
+      'filters',
+    );
+    const ids = async (filters: Parameters<RegistryStore['agents']['list']>[0]['filters']) =>
+      (await store.agents.list({ caller: ANONYMOUS, filters, limit: 100 })).items
+        .map((item) => item.record.id)
+        .filter((id) => id.startsWith('f'));
+    assert.deepEqual(await ids({ capabilities: ['translation'] }), ['f1', 'f2']);
+    assert.deepEqual(await ids({ capabilities: ['translation', 'SUMMARIZATION'] }), ['f1']);
+    assert.deepEqual(await ids({ tags: ['nlp', 'legal'] }), ['f2']);
+    assert.deepEqual(await ids({ languages: ['en'] }), ['f1']);
+    assert.deepEqual(await ids({ languages: ['en-gb'] }), ['f1']);
+    assert.deepEqual(await ids({ languages: ['en-US'] }), []);
+    assert.deepEqual(await ids({ status: ['deprecated'] }), ['f3']);
+    assert.deepEqual(await ids({ capabilities: ['summarization'], status: ['active'] }), ['f1']);
+  });
+
+  test('restricted agents are visible to their groups, their owner and the admin only', async () => {
+    await register(store, agentOf({ id: 'secret', name: 'Secret' }), 'acme', ['finance']);
+    const member: Caller = { kind: 'client', tokenId: 't1', groups: ['finance'] };
+    const outsider: Caller = { kind: 'client', tokenId: 't2', groups: ['hr'] };
+    const owner: Caller = { kind: 'publisher', tokenId: 't3', publisher: 'acme', groups: [] };
+    for (const [caller, sees] of [
+      [member, true],
+      [owner, true],
+      [ADMIN, true],
+      [outsider, false],
+      [ANONYMOUS, false],
+    ] as const) {
+      assert.equal((await store.agents.getVisible('secret', caller)) !== undefined, sees, caller.kind);
+      const listed = (await store.agents.list({ caller, filters: {}, limit: 100 })).items.some(
+        (item) => item.record.id === 'secret',
+      );
+      assert.equal(listed, sees, caller.kind);
+      const candidates = await store.agents.candidates(caller, {});
+      assert.equal(candidates === undefined || candidates.has('secret'), sees, caller.kind);
+      assert.equal((await store.agents.getMany(['secret'], caller)).length, sees ? 1 : 0);
+    }
+  });
+
+  test('paging by id walks every visible agent once', async () => {
+    for (let index = 0; index < 25; index++) {
+      await register(
+        store,
+        agentOf({ id: `page-${String(index).padStart(2, '0')}`, name: `Page ${index}`, tags: ['paged'] }),
+        'pager',
+      );
+    }
+    const seen: string[] = [];
+    let afterId: string | undefined;
+    for (;;) {
+      const page = await store.agents.list({
+        caller: ANONYMOUS,
+        filters: { tags: ['paged'] },
+        limit: 7,
+        ...(afterId === undefined ? {} : { afterId }),
+      });
+      seen.push(...page.items.map((item) => item.record.id));
+      if (!page.more) break;
+      afterId = page.items[page.items.length - 1]!.record.id;
+    }
+    assert.equal(seen.length, 25);
+    assert.equal(new Set(seen).size, 25);
+    assert.deepEqual(seen, [...seen].sort());
+  });
+
+  test('deletion leaves a tombstone that changes() reports, hidden like the agent was', async () => {
+    const since = now();
+    await register(store, agentOf({ id: 'gone', name: 'Gone' }), 'acme');
+    await register(store, agentOf({ id: 'gone-secret', name: 'Gone secret' }), 'acme', ['finance']);
+    const deleted = await store.agents.delete('gone', () => 'allow', 'tok-acme');
+    assert.equal(deleted.kind, 'deleted');
+    await store.agents.delete('gone-secret', () => 'allow', 'tok-acme');
+    assert.equal(await store.agents.get('gone'), undefined);
+
+    const changes = await store.agents.changes({ caller: ANONYMOUS, filters: {}, since, limit: 100 });
+    assert.deepEqual(
+      changes.items.map((item) => (item.kind === 'deleted' ? `-${item.id}` : item.record.id)),
+      ['-gone'],
+    );
+    const member: Caller = { kind: 'client', tokenId: 't1', groups: ['finance'] };
+    const forMember = await store.agents.changes({ caller: member, filters: {}, since, limit: 100 });
+    assert.deepEqual(
+      forMember.items.map((item) => (item.kind === 'deleted' ? `-${item.id}` : item.record.id)).sort(),
+      ['-gone', '-gone-secret'],
+    );
+    const history = await store.agents.history('gone');
+    assert.deepEqual(
+      history.map((entry) => entry.action),
+      ['create', 'delete'],
+    );
+    assert.equal(history[1]?.record, undefined);
+
+    // Registering the id again removes the tombstone.
+    await register(store, agentOf({ id: 'gone', name: 'Gone' }), 'acme');
+    const after = await store.agents.changes({ caller: ANONYMOUS, filters: {}, since, limit: 100 });
+    assert.ok(after.items.every((item) => item.kind === 'agent'));
+  });
+
+  test('changes() pages in (time, id) order without repeats', async () => {
+    const all = await store.agents.changes({
+      caller: ADMIN,
+      filters: {},
+      since: '2000-01-01T00:00:00.000Z',
+      limit: 1000,
+    });
+    const walked: string[] = [];
+    let afterKey: { at: string; id: string } | undefined;
+    for (;;) {
+      const page = await store.agents.changes({
+        caller: ADMIN,
+        filters: {},
+        since: '2000-01-01T00:00:00.000Z',
+        limit: 4,
+        ...(afterKey === undefined ? {} : { after: afterKey }),
+      });
+      for (const item of page.items) walked.push(item.kind === 'deleted' ? `-${item.id}` : item.record.id);
+      if (!page.more) break;
+      const last = page.items[page.items.length - 1]!;
+      afterKey = { at: last.at, id: last.kind === 'deleted' ? last.id : last.record.id };
+    }
+    assert.deepEqual(
+      walked,
+      all.items.map((item) => (item.kind === 'deleted' ? `-${item.id}` : item.record.id)),
+    );
+    assert.equal(new Set(walked).size, walked.length);
+  });
+
+  test('feedback and invocations make the quality score', async () => {
+    await register(store, agentOf({ id: 'rated', name: 'Rated' }), 'acme');
+    assert.equal((await store.agents.get('rated'))?.quality.score, undefined);
+    const afterFeedback = await store.quality.addFeedback('rated', { rating: 5, outcome: 'success' }, 'tok');
+    assert.equal(afterFeedback?.ratings, 1);
+    // Beta(1,1) over one full rating and one success: (1 + 1 + 1) / (2 + 2).
+    assert.equal(afterFeedback?.score, 0.75);
+    await store.quality.addInvocation('rated', 100, true);
+    await store.quality.addInvocation('rated', 300, false);
+    const record = await store.agents.get('rated');
+    assert.equal(record?.quality.invocations, 2);
+    assert.equal(record?.quality.failures, 1);
+    assert.equal(record?.quality.latencyP50Ms, 200);
+    assert.equal(record?.quality.score, 0.667);
+    assert.equal(record?.revision, 1, 'quality is not a change of the agent');
+    assert.equal(
+      await store.quality.addFeedback('nobody', { rating: 1, outcome: 'failure' }, 'tok'),
+      undefined,
+    );
+  });
+
+  test('tokens are stored hashed and can be revoked', async () => {
+    const { token, info } = await store.tokens.create(
+      { role: 'publisher', publisher: 'acme', groups: ['a'] },
+      'admin',
+    );
+    assert.equal((await store.tokens.authenticate(token))?.id, info.id);
+    const raw = new Database(path, { readonly: true });
+    try {
+      const rows = raw.prepare('select * from tokens').all();
+      assert.ok(!JSON.stringify(rows).includes(token), 'the plaintext token is not stored');
+    } finally {
+      raw.close();
+    }
+    assert.equal(await store.tokens.revoke(info.id, 'admin'), true);
+    assert.equal(await store.tokens.revoke(info.id, 'admin'), false);
+    assert.equal(await store.tokens.authenticate(token), undefined);
+  });
+
+  test('the admin token is generated once, kept across opens, and replaced when configured', async () => {
+    const generated = await store.tokens.ensureAdmin(undefined);
+    const kept = await store.tokens.ensureAdmin(undefined);
+    assert.ok(generated !== undefined && generated.length > 40);
+    assert.equal(kept, undefined);
+    assert.equal((await store.tokens.authenticate(generated))?.role, 'admin');
+    assert.equal(await store.tokens.ensureAdmin('configured-admin'), 'configured-admin');
+    assert.equal(await store.tokens.authenticate(generated), undefined);
+    assert.equal((await store.tokens.authenticate('configured-admin'))?.role, 'admin');
+  });
+});
