@@ -145,6 +145,28 @@ describe('td: the ADR-0015 AgentCard sketch', () => {
 // ---------------------------------------------------------------------------------------------------------------
 
 describe('td: emitted AgentCards', () => {
+  test('a root $schema naming 2020-12 is left out of DataSchemas (draft-07 consumers refuse it), with no loss', () => {
+    const dialect = 'https://json-schema.org/draft/2020-12/schema';
+    const agent: Agent = {
+      ...fixtures.cases[0]!.agent,
+      operations: [
+        {
+          name: 'summarize',
+          input: { $schema: dialect, type: 'object', properties: { text: { type: 'string' } } },
+          output: { $schema: dialect, type: 'string' },
+        },
+      ],
+    };
+    const { document, losses } = emitOne(agent);
+    const action = actionsOf(document)['summarize']!;
+    assert.deepEqual(action['input'], { type: 'object', properties: { text: { type: 'string' } } });
+    assert.deepEqual(action['output'], { type: 'string' });
+    assert.ok(
+      !losses.some((loss) => /operations\[summarize\]\.(input|output)/.test(loss.field)),
+      JSON.stringify(losses),
+    );
+  });
+
   for (const { name, agent } of fixtures.cases) {
     test(`${name}: valid under the official TD 1.1 JSON Schema and read back without errors`, () => {
       const { document, issues } = emitOne(agent);

@@ -146,7 +146,22 @@ interface InlineState {
 class Uninlinable extends Error {}
 
 /** A canonical schema as a TD DataSchema: references inlined, tuples and type lists in TD's forms. */
-export function toDataSchema(schema: JsonSchema): DataSchemaResult {
+const DIALECT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
+
+/**
+ * The schema without a root `$schema` naming JSON Schema 2020-12. Canonical schemas are 2020-12 by definition, so
+ * it says nothing; and TD consumers validate DataSchemas with draft-07 validators (node-wot) that refuse an
+ * unknown meta-schema.
+ */
+export function withoutDialect(schema: JsonSchema): JsonSchema {
+  if (typeof schema === 'boolean' || typeof schema['$schema'] !== 'string') return schema;
+  if (!DIALECT_2020_12.test(schema['$schema'])) return schema;
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}
+
+export function toDataSchema(input: JsonSchema): DataSchemaResult {
+  const schema = withoutDialect(input);
   if (typeof schema === 'boolean') return { schema: booleanAsObject(schema) };
   const state: InlineState = { root: schema, expansions: 0 };
   let resolved: JsonObject;
