@@ -2,7 +2,7 @@
  * One side of bench/host, in its own process so the load generator does not share its event loop:
  *   `host`  — an @agentry/host echo agent (schema-validated input and output), served by serveNode;
  *   `bare`  — a bare Node `http` server that reads the same envelope and answers the same JSON.
- * Prints the URL to call on its first stdout line.
+ * Prints the URL to call on its first stdout line; answers `cpu` messages (IPC) with its CPU usage.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +11,12 @@ import { createHost, defineAgent, serveNode } from '@agentry/host';
 const mode = process.argv[2];
 // Exit cleanly on SIGTERM, so --cpu-prof runs write their profile.
 process.on('SIGTERM', () => process.exit(0));
+// run.ts asks for this process's CPU time around each round, to report CPU per request.
+process.on('message', (message) => {
+  if (message === 'cpu') process.send?.(process.cpuUsage());
+});
+// The IPC channel goes when run.ts does: so does this server.
+process.on('disconnect', () => process.exit(0));
 
 if (mode === 'bare') {
   const server = createServer((request, response) => {

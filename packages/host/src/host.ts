@@ -7,9 +7,12 @@ import { createSecureFetcher } from '@agentry/client';
 import type { AgentDefinition } from './define/types.js';
 import { buildDocuments, type CardSigning, type DocumentTable } from './documents/build.js';
 import { problems } from './errors.js';
+import { toResponse } from './http/answer.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
+import { type DirectRoute, setDirectRoute } from './http/direct-route.js';
+import { fromWebRequest } from './http/host-request.js';
 import type { CallerInfo } from './http/invoke-routes.js';
-import { problemResponse } from './http/problem-response.js';
+import { problemAnswer } from './http/problem-response.js';
 import { createRouter, type WebHandler } from './http/router.js';
 import { consoleLogger, errorDetails, type HostLogger } from './logger.js';
 import { createMcpHandler } from './mcp/server.js';
@@ -181,17 +184,18 @@ export function createHost(options: HostOptions): Host {
     webSocket: webSocketBaseUrl !== undefined,
   });
 
-  fetchHandler = async (request, caller = {}) => {
+  const answer: DirectRoute = async (request, caller) => {
     try {
       return await route(request, caller);
     } catch (error) {
-      logger.error(`${request.method} ${new URL(request.url).pathname} failed.`, errorDetails(error));
-      return problemResponse(problems.internal());
+      logger.error(`${request.method} ${request.pathname} failed.`, errorDetails(error));
+      return problemAnswer(problems.internal());
     }
   };
+  fetchHandler = async (request, caller = {}) => toResponse(await answer(fromWebRequest(request), caller));
   runtime.fetch = (request) => fetchHandler(request);
 
-  return {
+  const host: Host = {
     fetch: (request, caller) => fetchHandler(request, caller),
     runtime,
     baseUrl,
@@ -202,6 +206,8 @@ export function createHost(options: HostOptions): Host {
       await callbacks?.close();
     },
   };
+  setDirectRoute(host, answer);
+  return host;
 }
 
 function normalizedBase(text: string): string {

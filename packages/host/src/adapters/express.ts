@@ -5,8 +5,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Host } from '../host.js';
-import { isUnrouted } from '../http/router.js';
-import { toRequest, writeResponse } from './node.js';
+import { isUnrouted } from '../http/answer.js';
+import { writeResponse } from './node.js';
+import { callerSignal, toRequest } from './node-request.js';
 
 /** The members of Express's request the middleware reads. */
 export interface ExpressRequestLike extends IncomingMessage {
@@ -30,14 +31,11 @@ export function expressHandler(
 }
 
 async function serve(host: Host, incoming: ExpressRequestLike, outgoing: ServerResponse): Promise<boolean> {
-  const caller = new AbortController();
-  outgoing.on('close', () => {
-    if (!outgoing.writableFinished) caller.abort(new Error('The caller closed the connection.'));
-  });
+  const signal = callerSignal(outgoing);
   // Mounted under a path, Express strips it from `url`; the host routes by the full path.
   const target = incoming.originalUrl ?? incoming.url ?? '/';
   const parsedBody = incoming.readableEnded && incoming.body !== undefined ? incoming.body : undefined;
-  let request = toRequest(incoming, host.baseUrl, caller.signal, target);
+  let request = toRequest(incoming, host.baseUrl, signal, target);
   if (request === undefined) return false;
   if (parsedBody !== undefined && request.method !== 'GET' && request.method !== 'HEAD') {
     const headers = new Headers(request.headers);
@@ -47,7 +45,7 @@ async function serve(host: Host, incoming: ExpressRequestLike, outgoing: ServerR
       method: request.method,
       headers,
       body: JSON.stringify(parsedBody),
-      signal: caller.signal,
+      signal,
     });
   }
   const address = incoming.socket.remoteAddress;

@@ -1,14 +1,20 @@
 /**
- * Node's `http` server for a host: requests become web-standard `Request`s (bodies streamed, not buffered; the
- * signal aborts when the caller goes away), and `Response`s are written back as they are produced, so SSE and
- * NDJSON chunks leave as soon as a handler yields them. Listens on a TCP port or a unix socket, or serves an
- * `http.Server`/`https.Server` the caller made (for TLS, or to know the port before the host is made).
+ * Node's `http` server for a host. A host made by `createHost` is routed straight from the `IncomingMessage` (the
+ * body read into bytes, bounded; the caller's abort signal made only when asked for) and its answers written
+ * without a web `Response`; any other `Host` gets web-standard `Request`s through its `fetch`. Streamed answers are
+ * written as they are produced, so SSE and NDJSON chunks leave as soon as a handler yields them. Listens on a TCP
+ * port or a unix socket, or serves an `http.Server`/`https.Server` the caller made (for TLS, or to know the port
+ * before the host is made).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Host } from '../host.js';
+import { type Answer, answerOf, fieldValue } from '../http/answer.js';
+import { type DirectRoute, directRouteOf } from '../http/direct-route.js';
+import type { CallerInfo } from '../http/invoke-routes.js';
 import { attachWebSocket, type WebSocketEndpoint } from '../ws/server.js';
+import { callerSignal, nodeHostRequest, toRequest } from './node-request.js';
 
 export interface ServeNodeOptions {
   /** TCP port (default 0: any free port). Ignored with `path` or a listening `server`. */
@@ -63,132 +69,126 @@ export async function serveNode(host: Host, options: ServeNodeOptions = {}): Pro
 export function nodeRequestListener(
   host: Host,
 ): (request: IncomingMessage, response: ServerResponse) => void {
+  const direct = directRouteOf(host);
+  if (direct === undefined) {
+    return (incoming, outgoing) => {
+      void handleWithFetch(host, incoming, outgoing);
+    };
+  }
+  const origin = new URL(host.baseUrl).origin;
   return (incoming, outgoing) => {
-    void handle(host, incoming, outgoing);
+    void handleDirectly(direct, origin, incoming, outgoing);
   };
 }
 
-async function handle(host: Host, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-  const caller = new AbortController();
-  outgoing.on('close', () => {
-    if (!outgoing.writableFinished) caller.abort(new Error('The caller closed the connection.'));
-  });
+/** A host made by createHost: routed without a web Request or Response. */
+async function handleDirectly(
+  route: DirectRoute,
+  origin: string,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+): Promise<void> {
   try {
-    const request = toRequest(incoming, host.baseUrl, caller.signal);
+    const request = nodeHostRequest(incoming, outgoing, origin);
     if (request === undefined) {
-      outgoing.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request target');
+      badTarget(outgoing);
       return;
     }
-    const address = incoming.socket.remoteAddress;
-    const response = await host.fetch(request, address === undefined ? {} : { clientAddress: address });
+    const answer = await route(request, callerOf(incoming));
+    await writeAnswer(answer, outgoing, { close: !incoming.complete });
+  } catch {
+    failed(outgoing);
+  }
+}
+
+/** Any other `Host` (one wrapping another app, say): through its web-standard `fetch`. */
+async function handleWithFetch(
+  host: Host,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+): Promise<void> {
+  try {
+    const request = toRequest(incoming, host.baseUrl, callerSignal(outgoing));
+    if (request === undefined) {
+      badTarget(outgoing);
+      return;
+    }
+    const response = await host.fetch(request, callerOf(incoming));
     await writeResponse(response, outgoing, { close: !incoming.complete });
   } catch {
-    if (!outgoing.headersSent) outgoing.writeHead(500).end();
-    else outgoing.destroy();
+    failed(outgoing);
   }
 }
 
-/** The web-standard request for a Node request; undefined when its target is not a path. */
-export function toRequest(
-  incoming: IncomingMessage,
-  baseUrl: string,
-  signal?: AbortSignal,
-  target: string = incoming.url ?? '/',
-): Request | undefined {
-  if (!target.startsWith('/')) return undefined;
-  // The origin comes from the configured base URL: the Host header is the caller's to choose.
-  const url = new URL(target, new URL(baseUrl).origin);
-  const headers = new Headers();
-  const raw = incoming.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    // HTTP/2 pseudo-headers (`:path`) are not headers of the request.
-    if (!raw[i]!.startsWith(':')) headers.append(raw[i]!, raw[i + 1]!);
-  }
-  const method = incoming.method ?? 'GET';
-  const init: RequestInit & { duplex?: 'half' } = { method, headers };
-  if (signal !== undefined) init.signal = signal;
-  if (method !== 'GET' && method !== 'HEAD') {
-    init.body = bodyStream(incoming);
-    init.duplex = 'half';
-  }
-  return new Request(url, init);
+function callerOf(incoming: IncomingMessage): CallerInfo {
+  const address = incoming.socket.remoteAddress;
+  return address === undefined ? {} : { clientAddress: address };
 }
 
-/**
- * The request body as a web stream, read only as fast as it is consumed. Cancelling it (a body refused as too
- * large) stops reading; the connection is then closed after the answer (see writeResponse).
- */
-function bodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array> {
-  let settled = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      incoming.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
-      });
-      incoming.once('end', () => {
-        if (settled) return;
-        settled = true;
-        controller.close();
-      });
-      incoming.once('error', (error) => {
-        if (settled) return;
-        settled = true;
-        controller.error(error);
-      });
-      // A caller that goes away mid-body: the reader must not wait for the rest.
-      incoming.once('close', () => {
-        if (settled) return;
-        settled = true;
-        controller.error(new Error('The caller closed the connection before sending the whole body.'));
-      });
-      incoming.pause();
-    },
-    pull() {
-      incoming.resume();
-    },
-    cancel() {
-      settled = true;
-      incoming.pause();
-    },
-  });
+function badTarget(outgoing: ServerResponse): void {
+  outgoing.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request target');
 }
 
-/**
- * Writes a web-standard response to a Node response, streaming its body with back-pressure. `close` ends the
- * connection afterwards: a request body left unread (refused as too large) would otherwise be read as the next
- * request on a kept-alive connection.
- */
-export async function writeResponse(
+function failed(outgoing: ServerResponse): void {
+  if (!outgoing.headersSent) outgoing.writeHead(500).end();
+  else outgoing.destroy();
+}
+
+/** Writes a web-standard response to a Node response (see writeAnswer). */
+export function writeResponse(
   response: Response,
   outgoing: ServerResponse,
   options: { close?: boolean } = {},
 ): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers[name] = value;
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) headers['set-cookie'] = cookies;
-  if (options.close === true) headers['connection'] = 'close';
-  if (response.body === null) {
-    outgoing.writeHead(response.status, headers);
+  return writeAnswer(answerOf(response), outgoing, options);
+}
+
+/**
+ * Writes an answer to a Node response: a whole body in one write with its length, a stream as it is produced
+ * (with back-pressure), so SSE and NDJSON events leave as soon as a handler yields them. `close` ends the
+ * connection afterwards: a request body left unread (refused as too large) would otherwise be read as the next
+ * request on a kept-alive connection.
+ */
+export async function writeAnswer(
+  answer: Answer,
+  outgoing: ServerResponse,
+  options: { close?: boolean } = {},
+): Promise<void> {
+  let body = answer.body;
+  if (body instanceof ReadableStream && !isEventStream(fieldValue(answer.headers, 'content-type'))) {
+    // Documents and JSON answers made as streams (MCP's) are whole when the handler returns.
+    body = new Uint8Array(await new Response(body).arrayBuffer());
+  }
+  const whole = body !== null && !(body instanceof ReadableStream);
+  // Node takes the fields as one flat list: names and values in turn, a repeated name sent as it repeats.
+  const fields: string[] = [];
+  for (const [name, value] of answer.headers) {
+    if ((whole && name === 'content-length') || (options.close === true && name === 'connection')) continue;
+    fields.push(name, value);
+  }
+  if (options.close === true) fields.push('connection', 'close');
+  if (body === null) {
+    outgoing.writeHead(answer.status, fields);
     outgoing.end();
     return;
   }
-  if (!isStream(response)) {
-    // Documents and JSON answers are whole when the handler returns: one write, with their length.
-    const body = Buffer.from(await response.arrayBuffer());
-    headers['content-length'] = String(body.byteLength);
-    outgoing.writeHead(response.status, headers);
+  if (!(body instanceof ReadableStream)) {
+    fields.push(
+      'content-length',
+      String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength),
+    );
+    outgoing.writeHead(answer.status, fields);
     outgoing.end(body);
     return;
   }
-  outgoing.writeHead(response.status, headers);
+  outgoing.writeHead(answer.status, fields);
   // Streams start at once, so that the first event is not held back by Node's buffering.
   outgoing.flushHeaders();
-  const reader = (response.body as unknown as NodeReadableStream<Uint8Array>).getReader();
+  await writeStream(body, outgoing);
+}
+
+async function writeStream(body: ReadableStream<Uint8Array>, outgoing: ServerResponse): Promise<void> {
+  const reader = (body as unknown as NodeReadableStream<Uint8Array>).getReader();
   const stop = (): void => {
     void reader.cancel().catch(() => {});
   };
@@ -219,9 +219,8 @@ export async function writeResponse(
 }
 
 /** Answers whose body is produced over time (SSE, NDJSON), written as it comes rather than whole. */
-function isStream(response: Response): boolean {
-  const type = response.headers.get('content-type') ?? '';
-  return /^(text\/event-stream|application\/(x-)?ndjson)\b/i.test(type);
+function isEventStream(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^(text\/event-stream|application\/(x-)?ndjson)\b/i.test(contentType);
 }
 
 function urlOf(server: Server): string {

@@ -14,7 +14,10 @@ export interface HandlerContext {
   readonly sessionId?: string;
   /** The deferred task this run belongs to, else the caller's `X-Task-ID`. */
   readonly taskId?: string;
-  /** Aborted when the caller goes away, or a deferred task is cancelled or the host closes. */
+  /**
+   * Aborted when the caller goes away, or a deferred task is cancelled or the host closes. Made when first read
+   * (a getter), so a copy made with `{ ...context }` may leave it out: read it from the context itself.
+   */
   readonly signal: AbortSignal;
   /** Who called, when the host authenticates callers. */
   readonly principal?: Principal;

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { negotiate } from '../http/accept.js';
+import type { Answer } from '../http/answer.js';
 
 export interface Representation {
   readonly mediaType: string;
@@ -42,7 +43,10 @@ export function jsonDocument(
 }
 
 /** The answer to a GET or HEAD of `document`. */
-export function serveDocument(document: StaticDocument, request: Request): Response {
+export function serveDocument(
+  document: StaticDocument,
+  request: { readonly method: string; readonly headers: Headers },
+): Answer {
   const negotiated = document.representations.length > 1;
   const offered = document.representations.map((item) => item.mediaType);
   // An Accept no representation satisfies still gets the default: documents are read by many kinds of client.
@@ -50,22 +54,22 @@ export function serveDocument(document: StaticDocument, request: Request): Respo
     ? (negotiate(request.headers.get('accept'), offered) ?? offered[0])
     : offered[0];
   const chosen = document.representations.find((item) => item.mediaType === chosenType)!;
-  const headers = new Headers({
-    etag: chosen.etag,
-    'last-modified': document.lastModified.toUTCString(),
-    'cache-control': document.cacheControl,
+  const headers: [string, string][] = [
+    ['etag', chosen.etag],
+    ['last-modified', document.lastModified.toUTCString()],
+    ['cache-control', document.cacheControl],
     // Discovery documents are public: any web page may read them.
-    'access-control-allow-origin': '*',
-    'x-content-type-options': 'nosniff',
-  });
-  if (negotiated) headers.set('vary', 'Accept');
+    ['access-control-allow-origin', '*'],
+    ['x-content-type-options', 'nosniff'],
+  ];
+  if (negotiated) headers.push(['vary', 'Accept']);
   if (isNotModified(request.headers, chosen.etag, document.lastModified)) {
-    return new Response(null, { status: 304, headers });
+    return { status: 304, headers, body: null };
   }
-  headers.set('content-type', withCharset(chosen.mediaType));
-  headers.set('content-length', String(chosen.body.byteLength));
+  headers.push(['content-type', withCharset(chosen.mediaType)]);
+  headers.push(['content-length', String(chosen.body.byteLength)]);
   const body = request.method === 'HEAD' ? null : chosen.body;
-  return new Response(body, { status: 200, headers });
+  return { status: 200, headers, body };
 }
 
 /** RFC 9110 §13.1.2/§13.1.3: If-None-Match (weak comparison) wins over If-Modified-Since. */

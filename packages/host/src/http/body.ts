@@ -11,8 +11,7 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export type BodyText = { ok: true; text: string } | { ok: false; problem: Problem };
 
 export async function readBodyText(request: Request, limit: number): Promise<BodyText> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > limit) {
+  if (declaresMoreThan(request.headers.get('content-length'), limit)) {
     await request.body?.cancel().catch(() => {});
     return { ok: false, problem: tooLarge(limit) };
   }
@@ -40,8 +39,23 @@ export async function readBodyText(request: Request, limit: number): Promise<Bod
     bytes.set(part, offset);
     offset += part.byteLength;
   }
+  return decodedBody(bytes);
+}
+
+/** Whether a `Content-Length` value announces a body over the limit (then nothing of it need be read). */
+export function declaresMoreThan(declared: string | null | undefined, limit: number): boolean {
+  return (
+    declared !== null && declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared) > limit
+  );
+}
+
+// A fatal decoder keeps no state between whole-buffer decodes, so one serves every request.
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A whole body as text: UTF-8 (a leading byte order mark dropped), else a 400. */
+export function decodedBody(bytes: Uint8Array): BodyText {
   try {
-    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+    return { ok: true, text: utf8.decode(bytes) };
   } catch {
     return {
       ok: false,
@@ -55,7 +69,7 @@ export async function readBodyText(request: Request, limit: number): Promise<Bod
   }
 }
 
-function tooLarge(limit: number): Problem {
+export function tooLarge(limit: number): Problem {
   return problem({
     status: 413,
     code: 'payload_too_large',

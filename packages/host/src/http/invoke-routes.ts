@@ -9,12 +9,15 @@ import { problem, problems } from '../errors.js';
 import { CONFIRMATION_HEADER } from '../policies/confirmation.js';
 import { IDEMPOTENCY_HEADER } from '../policies/idempotency.js';
 import { type Runtime, SESSION_HEADER, TASK_HEADER } from '../runtime/runtime.js';
-import type { CallTransport } from '../runtime/types.js';
+import type { CallRequest, CallTransport } from '../runtime/types.js';
 import { CALLBACK_HEADER } from '../tasks/callbacks.js';
 import { negotiate } from './accept.js';
-import { isJsonMediaType, mediaTypeOf, readBodyText } from './body.js';
-import { type AnswerType, INVOCATION_TYPES, JSON_TYPE, outcomeResponse } from './outcome-response.js';
-import { problemResponse } from './problem-response.js';
+import type { Answer } from './answer.js';
+import { isJsonMediaType, mediaTypeOf } from './body.js';
+import type { HostRequest } from './host-request.js';
+import { memoized } from './memo.js';
+import { type AnswerType, INVOCATION_TYPES, JSON_TYPE, outcomeAnswer } from './outcome-response.js';
+import { problemAnswer } from './problem-response.js';
 import { inputFromQuery } from './query-input.js';
 
 export interface InvocationSettings {
@@ -38,25 +41,25 @@ const ENVELOPE_HEADERS: ReadonlyArray<[string, string]> = [
 ];
 
 export async function envelopeRoute(
-  request: Request,
+  request: HostRequest,
   pathAgentId: string | undefined,
   settings: InvocationSettings,
   caller: CallerInfo,
-): Promise<Response> {
+): Promise<Answer> {
   if (pathAgentId !== undefined && settings.runtime.agent(pathAgentId) === undefined) {
-    return problemResponse(problems.agentNotFound(pathAgentId, agentIds(settings.runtime)));
+    return problemAnswer(problems.agentNotFound(pathAgentId, agentIds(settings.runtime)));
   }
   const answerType = answerTypeFor(request);
   if (answerType === undefined) return notAcceptable();
-  const type = mediaTypeOf(request.headers.get('content-type'));
-  if (type !== '' && !isJsonMediaType(type)) return unsupportedMediaType(type, ['application/json']);
-  const body = await readBodyText(request, settings.bodyLimit);
-  if (!body.ok) return problemResponse(body.problem);
+  const { type, json } = bodyTypeOf(request.headers.get('content-type'));
+  if (type !== '' && !json) return unsupportedMediaType(type, ['application/json']);
+  const body = await request.text(settings.bodyLimit);
+  if (!body.ok) return problemAnswer(body.problem);
   const parsed = parseJsonText(body.text);
-  if (!parsed.ok) return problemResponse(problems.badRequest('invalid_json', parsed.issue.message, ''));
+  if (!parsed.ok) return problemAnswer(problems.badRequest('invalid_json', parsed.issue.message, ''));
   const envelope = parsed.value;
   if (typeof envelope !== 'object' || envelope === null || Array.isArray(envelope)) {
-    return problemResponse(
+    return problemAnswer(
       problems.badRequest(
         'invalid_envelope',
         'The body must be an invocation envelope: {"agent", "operation", "input"}.',
@@ -66,10 +69,10 @@ export async function envelopeRoute(
   }
   const named = envelope['agent'];
   if (named !== undefined && typeof named !== 'string') {
-    return problemResponse(problems.badRequest('invalid_envelope', '"agent" must be a string.', '/agent'));
+    return problemAnswer(problems.badRequest('invalid_envelope', '"agent" must be a string.', '/agent'));
   }
   if (pathAgentId !== undefined && named !== undefined && named !== pathAgentId) {
-    return problemResponse(
+    return problemAnswer(
       problems.badRequest(
         'agent_mismatch',
         `The envelope names agent "${named}", but this URL invokes agent "${pathAgentId}" (WoA §5).`,
@@ -79,21 +82,20 @@ export async function envelopeRoute(
   }
   const agentId = pathAgentId ?? named;
   if (agentId === undefined) {
-    return problemResponse(
+    return problemAnswer(
       problems.badRequest('invalid_envelope', 'The envelope must name the "agent" to invoke.', '/agent'),
     );
   }
   const entry = settings.runtime.agent(agentId);
-  if (entry === undefined)
-    return problemResponse(problems.agentNotFound(agentId, agentIds(settings.runtime)));
+  if (entry === undefined) return problemAnswer(problems.agentNotFound(agentId, agentIds(settings.runtime)));
   const operationField = envelope['operation'];
   if (operationField !== undefined && typeof operationField !== 'string') {
-    return problemResponse(
+    return problemAnswer(
       problems.badRequest('invalid_envelope', '"operation" must be a string.', '/operation'),
     );
   }
   const operation = operationField ?? impliedOperation([...entry.definition.operations.keys()]);
-  const headers = headersWithEnvelope(request.headers, envelope);
+  const headers = headersWithEnvelope(request.ownHeaders(), envelope);
   return callAndAnswer(request, settings, caller, answerType, {
     agentId,
     operation,
@@ -104,18 +106,17 @@ export async function envelopeRoute(
 }
 
 export async function operationRoute(
-  request: Request,
+  request: HostRequest,
   agentId: string,
   operation: string,
   settings: InvocationSettings,
   caller: CallerInfo,
-): Promise<Response> {
+): Promise<Answer> {
   const entry = settings.runtime.agent(agentId);
-  if (entry === undefined)
-    return problemResponse(problems.agentNotFound(agentId, agentIds(settings.runtime)));
+  if (entry === undefined) return problemAnswer(problems.agentNotFound(agentId, agentIds(settings.runtime)));
   const op = entry.definition.operations.get(operation);
   if (op === undefined) {
-    return problemResponse(
+    return problemAnswer(
       problems.operationNotFound(agentId, operation, [...entry.definition.operations.keys()]),
     );
   }
@@ -126,19 +127,19 @@ export async function operationRoute(
   if (answerType === undefined) return notAcceptable();
   let input: unknown;
   if (request.method === 'GET') {
-    input = inputFromQuery(new URL(request.url).searchParams, op.spec.input);
+    input = inputFromQuery(request.url.searchParams, op.spec.input);
   } else {
-    const type = mediaTypeOf(request.headers.get('content-type'));
+    const { type, json } = bodyTypeOf(request.headers.get('content-type'));
     const text = type === 'text/plain';
-    if (type !== '' && !text && !isJsonMediaType(type)) {
+    if (type !== '' && !text && !json) {
       return unsupportedMediaType(type, ['application/json', 'text/plain']);
     }
-    const body = await readBodyText(request, settings.bodyLimit);
-    if (!body.ok) return problemResponse(body.problem);
+    const body = await request.text(settings.bodyLimit);
+    if (!body.ok) return problemAnswer(body.problem);
     if (text) input = body.text;
     else if (body.text.trim() !== '') {
       const parsed = parseJsonText(body.text);
-      if (!parsed.ok) return problemResponse(problems.badRequest('invalid_json', parsed.issue.message, ''));
+      if (!parsed.ok) return problemAnswer(problems.badRequest('invalid_json', parsed.issue.message, ''));
       input = parsed.value;
     }
   }
@@ -152,19 +153,53 @@ export async function operationRoute(
 }
 
 async function callAndAnswer(
-  request: Request,
+  request: HostRequest,
   settings: InvocationSettings,
   caller: CallerInfo,
   answerType: AnswerType,
   call: { agentId: string; operation: string; input: unknown; headers: Headers; transport: CallTransport },
-): Promise<Response> {
-  const outcome = await settings.runtime.call({
-    ...call,
-    stream: answerType !== JSON_TYPE,
-    signal: request.signal,
-    ...(caller.clientAddress === undefined ? {} : { clientAddress: caller.clientAddress }),
-  });
-  return outcomeResponse(outcome, answerType, settings.baseUrl);
+): Promise<Answer> {
+  const outcome = await settings.runtime.call(
+    new RoutedCall(call, answerType !== JSON_TYPE, request, caller),
+  );
+  return outcomeAnswer(outcome, answerType, settings.baseUrl);
+}
+
+/**
+ * A call as the invocation routes hand it to the runtime. The caller's signal and address are read through when
+ * the runtime asks for them: the Node adapter makes the signal on demand, and most handlers never read it.
+ */
+class RoutedCall implements CallRequest {
+  readonly agentId: string;
+  readonly operation: string;
+  readonly input: unknown;
+  readonly headers: Headers;
+  readonly transport: CallTransport;
+  readonly #request: HostRequest;
+  readonly #caller: CallerInfo;
+
+  constructor(
+    call: { agentId: string; operation: string; input: unknown; headers: Headers; transport: CallTransport },
+    readonly stream: boolean,
+    request: HostRequest,
+    caller: CallerInfo,
+  ) {
+    this.agentId = call.agentId;
+    this.operation = call.operation;
+    this.input = call.input;
+    this.headers = call.headers;
+    this.transport = call.transport;
+    this.#request = request;
+    this.#caller = caller;
+  }
+
+  get signal(): AbortSignal {
+    return this.#request.signal;
+  }
+
+  get clientAddress(): string | undefined {
+    return this.#caller.clientAddress;
+  }
 }
 
 /** WoA §5: no operation means `default`; an agent with one operation and no `default` means that one. */
@@ -173,8 +208,8 @@ function impliedOperation(names: readonly string[]): string {
   return names[0]!;
 }
 
-function headersWithEnvelope(given: Headers, envelope: JsonObject): Headers {
-  const headers = new Headers(given);
+/** The request's headers, plus what the envelope carries instead of headers (where the request has none). */
+function headersWithEnvelope(headers: Headers, envelope: JsonObject): Headers {
   for (const [member, header] of ENVELOPE_HEADERS) {
     const value = envelope[member];
     if (typeof value === 'string' && value !== '' && !headers.has(header)) headers.set(header, value);
@@ -184,16 +219,24 @@ function headersWithEnvelope(given: Headers, envelope: JsonObject): Headers {
   return headers;
 }
 
-function answerTypeFor(request: Request): AnswerType | undefined {
-  return negotiate(request.headers.get('accept'), INVOCATION_TYPES) as AnswerType | undefined;
+const answerTypeOf = memoized((accept) => negotiate(accept, INVOCATION_TYPES) as AnswerType | undefined);
+
+function answerTypeFor(request: HostRequest): AnswerType | undefined {
+  return answerTypeOf(request.headers.get('accept'));
 }
+
+/** The body's media type (`''` when none is declared), and whether it is JSON. */
+const bodyTypeOf = memoized((header) => {
+  const type = mediaTypeOf(header);
+  return { type, json: isJsonMediaType(type) };
+});
 
 function agentIds(runtime: Runtime): string[] {
   return runtime.agents().map((hosted) => hosted.agent.id);
 }
 
-function notAcceptable(): Response {
-  return problemResponse(
+function notAcceptable(): Answer {
+  return problemAnswer(
     problem({
       status: 406,
       code: 'not_acceptable',
@@ -204,8 +247,8 @@ function notAcceptable(): Response {
   );
 }
 
-function unsupportedMediaType(type: string, supported: string[]): Response {
-  return problemResponse(
+function unsupportedMediaType(type: string, supported: string[]): Answer {
+  return problemAnswer(
     problem({
       status: 415,
       code: 'unsupported_media_type',
@@ -217,8 +260,8 @@ function unsupportedMediaType(type: string, supported: string[]): Response {
   );
 }
 
-export function methodNotAllowed(allow: string): Response {
-  return problemResponse(
+export function methodNotAllowed(allow: string): Answer {
+  return problemAnswer(
     problem({
       status: 405,
       code: 'method_not_allowed',

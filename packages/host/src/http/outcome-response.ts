@@ -5,7 +5,8 @@
  * otherwise. Invocation answers are never cached.
  */
 import type { CallOutcome, StreamEvent } from '../runtime/types.js';
-import { problemBody, problemResponse } from './problem-response.js';
+import { type Answer, type HeaderFields, withFields } from './answer.js';
+import { problemAnswer, problemBody } from './problem-response.js';
 
 export const JSON_TYPE = 'application/json';
 export const SSE_TYPE = 'text/event-stream';
@@ -17,45 +18,58 @@ export type AnswerType = (typeof INVOCATION_TYPES)[number];
 
 const encoder = new TextEncoder();
 
-export function outcomeResponse(outcome: CallOutcome, answerType: AnswerType, baseUrl: string): Response {
-  const headers = new Headers(outcome.headers);
-  headers.set('cache-control', 'no-store');
+export function outcomeAnswer(outcome: CallOutcome, answerType: AnswerType, baseUrl: string): Answer {
+  const headers = outcome.headers;
   switch (outcome.kind) {
     case 'problem':
-      return problemResponse(outcome.problem, headers);
+      return problemAnswer(outcome.problem, headers);
     case 'task': {
       const location = new URL(outcome.location, `${baseUrl}/`).href;
-      headers.set('location', location);
-      headers.set('retry-after', String(outcome.retryAfterSeconds));
-      headers.set('x-task-id', outcome.taskId);
-      headers.set('content-type', JSON_TYPE);
+      const fields: [string, string][] = [
+        ['cache-control', 'no-store'],
+        ['location', location],
+        ['retry-after', String(outcome.retryAfterSeconds)],
+        ['x-task-id', outcome.taskId],
+        ['content-type', JSON_TYPE],
+      ];
       const body = { taskId: outcome.taskId, status: 'pending', pollUrl: location };
-      return new Response(JSON.stringify(body), { status: 202, headers });
+      return { status: 202, headers: withFields(headers, fields), body: JSON.stringify(body) };
     }
     case 'result':
       if (answerType === JSON_TYPE) {
-        headers.set('content-type', JSON_TYPE);
-        return new Response(JSON.stringify(outcome.output ?? null), { status: 200, headers });
+        return {
+          status: 200,
+          headers: withFields(headers, JSON_RESULT_FIELDS),
+          body: outcome.text ?? JSON.stringify(outcome.output ?? null),
+        };
       }
-      return streamResponse(single(outcome.output), answerType, headers);
+      return streamAnswer(single(outcome.output), answerType, headers);
     case 'stream':
-      if (answerType === JSON_TYPE) return streamResponse(outcome.events, SSE_TYPE, headers);
-      return streamResponse(outcome.events, answerType, headers);
+      if (answerType === JSON_TYPE) return streamAnswer(outcome.events, SSE_TYPE, headers);
+      return streamAnswer(outcome.events, answerType, headers);
   }
 }
+
+const JSON_RESULT_FIELDS: HeaderFields = [
+  ['cache-control', 'no-store'],
+  ['content-type', JSON_TYPE],
+];
 
 async function* single(output: unknown): AsyncGenerator<StreamEvent> {
   yield { type: 'result', output };
 }
 
-function streamResponse(
+function streamAnswer(
   events: AsyncIterable<StreamEvent>,
   type: typeof SSE_TYPE | typeof NDJSON_TYPE,
   headers: Headers,
-): Response {
-  headers.set('content-type', type);
-  // Proxies (nginx) would otherwise hold chunks back.
-  headers.set('x-accel-buffering', 'no');
+): Answer {
+  const fields: HeaderFields = [
+    ['cache-control', 'no-store'],
+    ['content-type', type],
+    // Proxies (nginx) would otherwise hold chunks back.
+    ['x-accel-buffering', 'no'],
+  ];
   const iterator = events[Symbol.asyncIterator]();
   const write = type === SSE_TYPE ? sseText : ndjsonText;
   const body = new ReadableStream<Uint8Array>({
@@ -75,7 +89,7 @@ function streamResponse(
       await iterator.return?.(undefined);
     },
   });
-  return new Response(body, { status: 200, headers });
+  return { status: 200, headers: withFields(headers, fields), body };
 }
 
 function sseText(event: StreamEvent): string {

@@ -3,6 +3,7 @@
  * `{"error": {"code", "message"}}`, so that clients of either convention read the same failure.
  */
 import type { Problem } from '../runtime/types.js';
+import { type Answer, withFields } from './answer.js';
 
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
@@ -11,12 +12,16 @@ export function problemBody(problem: Problem): Record<string, unknown> {
   return { ...problem, error: { code, message: problem.detail ?? problem.title } };
 }
 
-export function problemResponse(
-  problem: Problem,
-  headers?: ConstructorParameters<typeof Headers>[0],
-): Response {
-  const out = new Headers(headers);
-  out.set('content-type', PROBLEM_MEDIA_TYPE);
-  out.set('cache-control', 'no-store');
-  return new Response(JSON.stringify(problemBody(problem)), { status: problem.status, headers: out });
+export function problemAnswer(problem: Problem, headers?: Headers | Record<string, string>): Answer {
+  const given = headers instanceof Headers ? headers : new Headers(headers);
+  return {
+    status: problem.status,
+    headers: withFields(given, PROBLEM_FIELDS),
+    body: JSON.stringify(problemBody(problem)),
+  };
 }
+
+const PROBLEM_FIELDS: ReadonlyArray<readonly [string, string]> = [
+  ['content-type', PROBLEM_MEDIA_TYPE],
+  ['cache-control', 'no-store'],
+];

@@ -7,6 +7,8 @@
 import type { DocumentTable } from '../documents/build.js';
 import { serveDocument } from '../documents/static-document.js';
 import { problem } from '../errors.js';
+import { type Answer, answerOf } from './answer.js';
+import type { HostRequest } from './host-request.js';
 import {
   type CallerInfo,
   envelopeRoute,
@@ -14,7 +16,7 @@ import {
   methodNotAllowed,
   operationRoute,
 } from './invoke-routes.js';
-import { problemResponse } from './problem-response.js';
+import { problemAnswer } from './problem-response.js';
 import { type TaskRouteSettings, taskRoute } from './task-routes.js';
 
 export type WebHandler = (request: Request) => Promise<Response>;
@@ -28,15 +30,18 @@ export interface RouterSettings extends InvocationSettings, TaskRouteSettings {
   webSocket: boolean;
 }
 
-export type Router = (request: Request, caller: CallerInfo) => Promise<Response>;
+export type Router = (request: HostRequest, caller: CallerInfo) => Promise<Answer>;
 
 export function createRouter(settings: RouterSettings): Router {
+  // Kept once built, so that calls do not wait a turn for a promise long settled.
+  let built: DocumentTable | undefined;
   return async (request, caller) => {
-    const url = new URL(request.url);
-    const path = withinBase(url.pathname, settings.basePath);
-    if (path === undefined) return notFound(url.pathname);
+    const pathname = request.pathname;
+    const path = withinBase(pathname, settings.basePath);
+    if (path === undefined) return notFound(pathname);
 
-    const documents = await settings.documents();
+    built ??= await settings.documents();
+    const documents = built;
     const document = documents.get(path);
     if (document !== undefined) {
       if (request.method === 'GET' || request.method === 'HEAD') return serveDocument(document, request);
@@ -44,7 +49,7 @@ export function createRouter(settings: RouterSettings): Router {
     }
 
     const segments = decodeSegments(path);
-    if (segments === undefined) return notFound(url.pathname);
+    if (segments === undefined) return notFound(pathname);
     const [first, second, third, fourth] = segments;
     const count = segments.length;
     if (count === 1 && first === 'invoke') {
@@ -54,7 +59,7 @@ export function createRouter(settings: RouterSettings): Router {
     }
     if (count === 1 && first === 'mcp') {
       const handler = settings.mcp?.(undefined);
-      if (handler !== undefined) return handler(request);
+      if (handler !== undefined) return answerOf(await handler(request.web()));
     }
     if (count === 2 && first === 'tasks') return taskRoute(request, second!, settings);
     if (first === 'agents' && count >= 3) {
@@ -68,7 +73,7 @@ export function createRouter(settings: RouterSettings): Router {
         return operationRoute(request, agentId, fourth!, settings, caller);
       if (count === 3 && third === 'mcp' && settings.runtime.agent(agentId) !== undefined) {
         const handler = settings.mcp?.(agentId);
-        if (handler !== undefined) return handler(request);
+        if (handler !== undefined) return answerOf(await handler(request.web()));
       }
       if (
         count === 3 &&
@@ -76,7 +81,7 @@ export function createRouter(settings: RouterSettings): Router {
         settings.webSocket &&
         settings.runtime.agent(agentId) !== undefined
       ) {
-        return problemResponse(
+        return problemAnswer(
           problem({
             status: 426,
             code: 'upgrade_required',
@@ -87,7 +92,7 @@ export function createRouter(settings: RouterSettings): Router {
         );
       }
     }
-    return notFound(url.pathname);
+    return notFound(pathname);
   };
 }
 
@@ -99,25 +104,36 @@ function withinBase(pathname: string, basePath: string): string | undefined {
 }
 
 function decodeSegments(path: string): string[] | undefined {
+  const segments = segmentsOf(path);
+  if (!path.includes('%')) return segments;
   try {
-    return path
-      .split('/')
-      .slice(1)
-      .map((segment) => decodeURIComponent(segment));
+    return segments.map((segment) => decodeURIComponent(segment));
   } catch {
     return undefined;
   }
 }
 
-/** The 404s that mean "no route here" (not "no such agent"): adapters that share an app pass these on. */
-const unrouted = new WeakSet<Response>();
-
-export function isUnrouted(response: Response): boolean {
-  return unrouted.has(response);
+/**
+ * The segments after the leading `/` (what `path.split('/').slice(1)` gives). Written out because `split` of a
+ * string made per request (not a literal, whose splits V8 caches) costs several times as much.
+ */
+function segmentsOf(path: string): string[] {
+  const segments: string[] = [];
+  let start = 1;
+  for (;;) {
+    const end = path.indexOf('/', start);
+    if (end === -1) {
+      segments.push(path.slice(start));
+      return segments;
+    }
+    segments.push(path.slice(start, end));
+    start = end + 1;
+  }
 }
 
-function notFound(pathname: string): Response {
-  const response = problemResponse(
+/** The 404 that means "no route here" (not "no such agent"). */
+function notFound(pathname: string): Answer {
+  const answer = problemAnswer(
     problem({
       status: 404,
       code: 'not_found',
@@ -125,6 +141,5 @@ function notFound(pathname: string): Response {
       detail: `Nothing is served at ${pathname}. The host's documents are listed in /.well-known/woa.json and /openapi.json.`,
     }),
   );
-  unrouted.add(response);
-  return response;
+  return { ...answer, unrouted: true };
 }

@@ -7,8 +7,10 @@ import { problem } from '../errors.js';
 import type { Authenticator } from '../policies/auth.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { isFinished, type TaskStore, taskRepresentation } from '../tasks/task-store.js';
+import type { Answer } from './answer.js';
+import type { HostRequest } from './host-request.js';
 import { methodNotAllowed } from './invoke-routes.js';
-import { problemResponse } from './problem-response.js';
+import { problemAnswer } from './problem-response.js';
 
 export interface TaskRouteSettings {
   runtime: Runtime;
@@ -18,10 +20,10 @@ export interface TaskRouteSettings {
 }
 
 export async function taskRoute(
-  request: Request,
+  request: HostRequest,
   taskId: string,
   settings: TaskRouteSettings,
-): Promise<Response> {
+): Promise<Answer> {
   if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'DELETE') {
     return methodNotAllowed('GET, HEAD, DELETE');
   }
@@ -33,18 +35,21 @@ export async function taskRoute(
     if (settings.authenticator === undefined || entry === undefined || op === undefined)
       return notFound(taskId);
     const decision = await settings.authenticator.authorize(request.headers, op, entry.agent);
-    if (!decision.ok) return problemResponse(decision.problem, decision.headers);
+    if (!decision.ok) return problemAnswer(decision.problem, decision.headers);
     if (decision.principal?.clientId !== task.owner) return notFound(taskId);
   }
   const current = request.method === 'DELETE' ? (settings.tasks.cancel(taskId) ?? task) : task;
-  const headers = new Headers({ 'content-type': 'application/json', 'cache-control': 'no-store' });
-  if (!isFinished(current.status)) headers.set('retry-after', String(settings.retryAfterSeconds));
+  const headers: [string, string][] = [
+    ['content-type', 'application/json'],
+    ['cache-control', 'no-store'],
+  ];
+  if (!isFinished(current.status)) headers.push(['retry-after', String(settings.retryAfterSeconds)]);
   const body = request.method === 'HEAD' ? null : JSON.stringify(taskRepresentation(current));
-  return new Response(body, { status: 200, headers });
+  return { status: 200, headers, body };
 }
 
-function notFound(taskId: string): Response {
-  return problemResponse(
+function notFound(taskId: string): Answer {
+  return problemAnswer(
     problem({
       status: 404,
       code: 'task_not_found',

@@ -34,6 +34,14 @@ export function isConfirmed(headers: Headers): boolean {
 
 /** The 428 problem for an operation that needs confirmation and did not get it; undefined when it may run. */
 export function confirmationProblem(op: Operation, headers: Headers): Problem | undefined {
+  // Checked on every call; most operations need no confirmation, and are told so without a list being made.
+  if (
+    op.sensitivity !== 'destructive' &&
+    op.sensitivity !== 'irreversible' &&
+    op.requiresConfirmation !== true
+  ) {
+    return undefined;
+  }
   const reasons = confirmationReasons(op);
   if (reasons.length === 0 || isConfirmed(headers)) return undefined;
   const given = headers.get(CONFIRMATION_HEADER);

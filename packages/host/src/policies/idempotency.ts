@@ -111,12 +111,7 @@ export function createIdempotencyStore(options: IdempotencyStoreOptions = {}): I
         const value = input[field];
         if (typeof value === 'string' && value.trim() !== '') return value;
       }
-      for (const header of [contract?.header, IDEMPOTENCY_HEADER]) {
-        if (header === undefined) continue;
-        const value = unquote(headers.get(header)?.trim() ?? '');
-        if (value !== '') return value;
-      }
-      return undefined;
+      return headerKey(headers, contract?.header) ?? headerKey(headers, IDEMPOTENCY_HEADER);
     },
 
     windowFor(operation) {
@@ -168,6 +163,14 @@ function inUseProblem(): Problem {
     detail:
       'A request with this idempotency key is still running. Retry the same request later to receive its response.',
   });
+}
+
+function headerKey(headers: Headers, header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const value = headers.get(header);
+  if (value === null) return undefined;
+  const key = unquote(value.trim());
+  return key === '' ? undefined : key;
 }
 
 /** The IETF Idempotency-Key draft sends the key as a structured-field string: `"abc"`. */

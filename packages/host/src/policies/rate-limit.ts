@@ -35,6 +35,8 @@ export interface RateDecision {
 
 export interface RateLimiter {
   take(clientKey: string, operationKey: string, limit: string | undefined): RateDecision;
+  /** Whether calls under `limit` are limited at all: not when it is undefined and there is no default. */
+  limits(limit: string | undefined): boolean;
 }
 
 export interface RateLimiterOptions {
@@ -80,6 +82,7 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
   const fallback = options.default === undefined ? undefined : specFor(options.default, 'The default');
 
   return {
+    limits: (limit) => limit !== undefined || fallback !== undefined,
     take(clientKey, operationKey, limit) {
       const spec = limit === undefined ? fallback : specFor(limit, `Operation "${operationKey}"'s`);
       if (spec === undefined) return { allowed: true, headers: new Headers() };

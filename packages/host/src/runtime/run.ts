@@ -17,7 +17,14 @@ export interface RunSettings {
   agentId: string;
 }
 
-export type Finished = { ok: true; output: JsonValue } | { ok: false; problem: Problem; headers?: Headers };
+/** What a failure reads of the call's signal: a caller that went away is not the handler's fault to log. */
+export interface Abortable {
+  readonly aborted: boolean;
+}
+
+export type Finished =
+  /** `text` is the output as JSON text, made on the way: an HTTP answer is written from it as it is. */
+  { ok: true; output: JsonValue; text: string } | { ok: false; problem: Problem; headers?: Headers };
 
 /** Whether what a handler returned is a stream of chunks. */
 export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
@@ -25,6 +32,14 @@ export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown>
     typeof value === 'object' &&
     value !== null &&
     typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
   );
 }
 
@@ -45,7 +60,7 @@ export function start(
 export async function runToOutput(
   op: DefinedOperation,
   started: { returned: unknown } | { thrown: unknown },
-  signal: AbortSignal,
+  signal: Abortable,
   settings: RunSettings,
 ): Promise<Finished> {
   if ('thrown' in started) return failure(started.thrown, op, signal, settings);
@@ -63,7 +78,8 @@ export async function runToOutput(
         chunks.push(step.value);
       }
     } else {
-      value = await started.returned;
+      // A handler that returns its output as it is need not cost the call a turn.
+      value = isThenable(started.returned) ? await started.returned : started.returned;
     }
     return finalOutput(value, op, settings);
   } catch (error) {
@@ -75,7 +91,7 @@ export async function runToOutput(
 export async function* streamEvents(
   op: DefinedOperation,
   stream: AsyncIterable<unknown>,
-  signal: AbortSignal,
+  signal: Abortable,
   settings: RunSettings,
 ): AsyncGenerator<StreamEvent> {
   const iterator = stream[Symbol.asyncIterator]();
@@ -139,14 +155,14 @@ function finalOutput(value: unknown, op: DefinedOperation, settings: RunSettings
       };
     }
   }
-  return { ok: true, output: json.value };
+  return { ok: true, output: json.value, text: json.text };
 }
 
 /** The answer to a thrown error: its own problem when deliberate, else a 500 (logged unless the caller left). */
 export function failure(
   error: unknown,
   op: DefinedOperation,
-  signal: AbortSignal,
+  signal: Abortable,
   settings: RunSettings,
 ): Finished & { ok: false } {
   const deliberate = deliberateProblem(error);
@@ -163,12 +179,44 @@ function logFailure(settings: RunSettings, op: DefinedOperation, what: string, e
   );
 }
 
-function toJson(value: unknown): { ok: true; value: JsonValue } | { ok: false; error: unknown } {
-  if (value === undefined) return { ok: true, value: null };
+/**
+ * The output as JSON: its text, and the value that text reads back as. Most handlers return plain JSON already
+ * (plain objects and arrays of strings, finite numbers, booleans and null), which reads back as itself, so it is
+ * not parsed again; anything else (a Date, a class instance, an `undefined` member, `toJSON`) becomes what its text
+ * reads back as. The text is made now, so an output changed after it was returned does not change the answer.
+ */
+function toJson(
+  value: unknown,
+): { ok: true; value: JsonValue; text: string } | { ok: false; error: unknown } {
+  if (value === undefined) return { ok: true, value: null, text: 'null' };
   try {
     const text = JSON.stringify(value);
-    return { ok: true, value: text === undefined ? null : (JSON.parse(text) as JsonValue) };
+    if (text === undefined) return { ok: true, value: null, text: 'null' };
+    return { ok: true, value: isPlainJson(value, 0) ? value : (JSON.parse(text) as JsonValue), text };
   } catch (error) {
     return { ok: false, error };
   }
+}
+
+/** Nesting past which a value is read back from its text rather than walked. */
+const PLAIN_DEPTH = 32;
+
+function isPlainJson(value: unknown, depth: number): value is JsonValue {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (typeof value !== 'object' || depth >= PLAIN_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      if (!(i in value) || !isPlainJson(value[i], depth + 1)) return false;
+    }
+    return true;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) return false;
+    if (!isPlainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
 }

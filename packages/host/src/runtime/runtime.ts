@@ -3,9 +3,8 @@
  * host promises: resolve the agent and operation → confirmation (428) → auth (401/403) → rate limit (429) →
  * input (400) → idempotency (replay/409) → run (sync, stream or deferred task) → idempotency commit.
  */
-
-import type { Agent, JsonValue } from '@agentry/core';
-import type { AgentDefinition, HandlerContext } from '../define/types.js';
+import type { Agent, JsonValue, Operation } from '@agentry/core';
+import type { AgentDefinition, DefinedOperation, HandlerContext } from '../define/types.js';
 import { problem, problems } from '../errors.js';
 import type { HostLogger } from '../logger.js';
 import type { Authenticator, Principal } from '../policies/auth.js';
@@ -20,8 +19,9 @@ import {
 import type { RateLimiter } from '../policies/rate-limit.js';
 import { CALLBACK_HEADER, isCallbackUrl } from '../tasks/callbacks.js';
 import type { TaskRecord, TaskStore } from '../tasks/task-store.js';
+import { CallContext, contextFields } from './call-context.js';
 import { isAsyncIterable, type RunSettings, runToOutput, start, streamEvents } from './run.js';
-import { type LinkedSignal, linkSignals } from './signals.js';
+import { type CallSignal, callSignal, linkSignals } from './signals.js';
 import type { CallOutcome, CallRequest, HostedAgent, HostRuntime, Problem, StreamEvent } from './types.js';
 import { absentInput, checkInput } from './validation.js';
 
@@ -63,6 +63,22 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const byId = new Map(options.agents.map((entry) => [entry.definition.id, entry]));
   const hosted: readonly HostedAgent[] = options.agents.map((entry) => ({ agent: entry.agent }));
   const ids = options.agents.map((entry) => entry.definition.id);
+  // Each operation as published (with this host's security), found once rather than on every call.
+  const published = new Map<DefinedOperation, Operation>();
+  const runSettings = new Map<RuntimeAgent, RunSettings>();
+  for (const entry of options.agents) {
+    runSettings.set(entry, {
+      logger: options.logger,
+      validateOutput: options.validateOutput,
+      agentId: entry.definition.id,
+    });
+    for (const op of entry.definition.operations.values()) {
+      published.set(
+        op,
+        entry.agent.operations.find((candidate) => candidate.name === op.spec.name) ?? op.spec,
+      );
+    }
+  }
 
   const call = async (request: CallRequest): Promise<CallOutcome> => {
     const entry = byId.get(request.agentId);
@@ -72,7 +88,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const names = [...entry.definition.operations.keys()];
       return refused(problems.operationNotFound(request.agentId, request.operation, names));
     }
-    const spec = entry.agent.operations.find((candidate) => candidate.name === op.spec.name) ?? op.spec;
+    const spec = published.get(op) ?? op.spec;
     const headers = new Headers();
 
     const unconfirmed = confirmationProblem(spec, request.headers);
@@ -85,7 +101,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       principal = decision.principal;
     }
 
-    if (options.rateLimiter !== undefined) {
+    // Most operations have no limit: they skip the bucket lookup and its (empty) headers.
+    if (options.rateLimiter?.limits(spec.rateLimit) === true) {
       const client = principal?.clientId ?? request.clientAddress ?? 'anonymous';
       const decision = options.rateLimiter.take(client, `${request.agentId}/${spec.name}`, spec.rateLimit);
       decision.headers.forEach((value, name) => {
@@ -97,7 +114,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     }
 
     const raw = request.input === undefined ? absentInput(spec.input) : request.input;
-    const checked = await checkInput(op, raw);
+    const checking = checkInput(op, raw);
+    const checked = checking instanceof Promise ? await checking : checking;
     if (!checked.ok) return refused(problems.invalidInput(checked.failures), headers);
 
     const deferred = spec.executionModel === 'async';
@@ -122,20 +140,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       claim = begun;
     }
 
-    const settings: RunSettings = {
-      logger: options.logger,
-      validateOutput: options.validateOutput,
-      agentId: request.agentId,
-    };
-    const contextBase = {
-      agentId: request.agentId,
-      operation: spec.name,
-      headers: request.headers,
-      transport: request.transport,
-      ...optional('sessionId', request.headers.get(SESSION_HEADER) ?? undefined),
-      ...optional('principal', principal),
-      ...optional('idempotencyKey', key),
-    };
+    const settings = runSettings.get(entry)!;
+    const fields = contextFields(request.agentId, spec.name, request.headers, request.transport, {
+      sessionId: request.headers.get(SESSION_HEADER),
+      principal,
+      idempotencyKey: key,
+    });
 
     if (deferred) {
       const task = options.tasks.create({
@@ -158,7 +168,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       }
       const { signal, release } = linkSignals(task.controller.signal, options.closing);
       const context: HandlerContext = {
-        ...contextBase,
+        ...fields,
         taskId: task.id,
         signal,
         progress(update: JsonValue) {
@@ -186,28 +196,22 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       };
     }
 
-    const linked = request.signal === undefined ? undefined : linkSignals(request.signal, options.closing);
-    const signal = linked?.signal ?? options.closing;
-    const context: HandlerContext = {
-      ...contextBase,
-      ...optional('taskId', request.headers.get(TASK_HEADER) ?? undefined),
-      signal,
-      progress() {},
-    };
+    const calling = callSignal(request, options.closing);
+    const context = new CallContext(fields, request.headers.get(TASK_HEADER), calling);
     const started = start(op, checked.value, context);
     if (request.stream && 'returned' in started && isAsyncIterable(started.returned)) {
-      const events = released(streamEvents(op, started.returned, signal, settings), linked);
+      const events = released(streamEvents(op, started.returned, calling, settings), calling);
       return { kind: 'stream', events: claim === undefined ? events : committing(events, claim), headers };
     }
     let finished: Awaited<ReturnType<typeof runToOutput>>;
     try {
-      finished = await runToOutput(op, started, signal, settings);
+      finished = await runToOutput(op, started, calling, settings);
     } finally {
-      linked?.release();
+      calling.release();
     }
     if (finished.ok) {
-      claim?.commit(storedJson(200, [], finished.output));
-      return { kind: 'result', output: finished.output, headers };
+      claim?.commit(storedText(200, [], finished.text));
+      return { kind: 'result', output: finished.output, headers, text: finished.text };
     }
     settle(claim, finished.problem);
     finished.headers?.forEach((value, name) => {
@@ -261,7 +265,11 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 function storedJson(status: number, headers: [string, string][], body: unknown): StoredResponse {
-  return { status, headers, body: encoder.encode(JSON.stringify(body)) };
+  return storedText(status, headers, JSON.stringify(body));
+}
+
+function storedText(status: number, headers: [string, string][], text: string): StoredResponse {
+  return { status, headers, body: encoder.encode(text) };
 }
 
 /** A failed call's key: kept when the request was at fault (4xx, so a retry gets the same answer), else freed. */
@@ -287,16 +295,16 @@ function replayed(response: StoredResponse, headers: Headers): CallOutcome {
   return { kind: 'result', output: body, headers };
 }
 
-/** A stream whose final event settles the idempotency key; a reader that leaves early frees it. */
 /** The events, then the call's signal detached from its sources (however the stream ends). */
-async function* released<T>(events: AsyncIterable<T>, linked: LinkedSignal | undefined): AsyncGenerator<T> {
+async function* released<T>(events: AsyncIterable<T>, signal: CallSignal): AsyncGenerator<T> {
   try {
     yield* events;
   } finally {
-    linked?.release();
+    signal.release();
   }
 }
 
+/** A stream whose final event settles the idempotency key; a reader that leaves early frees it. */
 async function* committing(
   events: AsyncGenerator<StreamEvent>,
   claim: { commit(response: StoredResponse): void; abandon(): void },

@@ -48,8 +48,11 @@ export type StreamEvent =
   | { type: 'error'; problem: Problem };
 
 export type CallOutcome =
-  /** The operation finished: its output. `headers` carries RateLimit-*, Idempotency replay markers, … */
-  | { kind: 'result'; output: unknown; headers: Headers }
+  /**
+   * The operation finished: its output. `headers` carries RateLimit-*, Idempotency replay markers, … `text`, when
+   * present, is the output as JSON text (`JSON.stringify(output)`), for transports that send it as it is.
+   */
+  | { kind: 'result'; output: unknown; headers: Headers; text?: string }
   /** A streaming handler: chunk events, then exactly one final `result` or `error` event. */
   | { kind: 'stream'; events: AsyncIterable<StreamEvent>; headers: Headers }
   /** A deferred operation was accepted: poll `location` (`/tasks/{id}`). */

@@ -4,7 +4,7 @@
  * Every failure carries the JSON pointer of the offending value.
  */
 import { compileSchema, type JsonSchema, type JsonValue } from '@agentry/core';
-import type { StandardIssue } from '../define/schema.js';
+import type { StandardIssue, StandardSchemaV1 } from '../define/schema.js';
 import type { DefinedOperation } from '../define/types.js';
 import type { ProblemFailure } from './types.js';
 
@@ -19,14 +19,17 @@ export function absentInput(schema: JsonSchema | undefined): JsonValue {
   return compileSchema(schema)({}).length === 0 ? {} : null;
 }
 
-export async function checkInput(op: DefinedOperation, input: unknown): Promise<Checked> {
+/** Synchronous for a JSON Schema (the call need not wait a turn); a Standard Schema validator may be async. */
+export function checkInput(op: DefinedOperation, input: unknown): Checked | Promise<Checked> {
   const validator = op.inputValidator;
-  if (validator !== undefined) {
-    const result = await validator['~standard'].validate(input);
-    if (result.issues === undefined) return { ok: true, value: result.value };
-    return { ok: false, failures: result.issues.map(failureOf) };
-  }
+  if (validator !== undefined) return checkStandard(validator, input);
   return checkJson(op.spec.input, input);
+}
+
+async function checkStandard(validator: StandardSchemaV1, input: unknown): Promise<Checked> {
+  const result = await validator['~standard'].validate(input);
+  if (result.issues === undefined) return { ok: true, value: result.value };
+  return { ok: false, failures: result.issues.map(failureOf) };
 }
 
 export function checkJson(schema: JsonSchema | undefined, value: unknown): Checked {

@@ -1,0 +1,40 @@
+/**
+ * What the router reads of a request. `host.fetch` makes one from a web `Request`; the Node adapter makes one from
+ * an `IncomingMessage` without building a `Request` (its body stream, its abort signal), which most routes never
+ * need, and builds the `Request` only for a route that does (MCP).
+ */
+import { type BodyText, readBodyText } from './body.js';
+
+export interface HostRequest {
+  readonly method: string;
+  /** The URL's path, as `url.pathname` has it. */
+  readonly pathname: string;
+  /** The request URL, on the host's origin. */
+  readonly url: URL;
+  readonly headers: Headers;
+  /**
+   * The headers as a `Headers` the call may change (the envelope route adds what the envelope carries): the Node
+   * adapter's own, else a copy of the web request's, whose headers are immutable.
+   */
+  ownHeaders(): Headers;
+  /** Aborted when the caller goes away. */
+  readonly signal: AbortSignal;
+  /** The whole body as text, refused (413) past `limit` bytes; `''` for GET and HEAD. */
+  text(limit: number): Promise<BodyText>;
+  /** The same request as a web-standard `Request`, its body unread. */
+  web(): Request;
+}
+
+export function fromWebRequest(request: Request): HostRequest {
+  const url = new URL(request.url);
+  return {
+    method: request.method,
+    pathname: url.pathname,
+    url,
+    headers: request.headers,
+    ownHeaders: () => new Headers(request.headers),
+    signal: request.signal,
+    text: (limit) => readBodyText(request, limit),
+    web: () => request,
+  };
+}
