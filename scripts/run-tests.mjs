@@ -31,7 +31,17 @@ const files =
         }
       });
 files.sort();
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...flagArgs, ...files], {
-  stdio: 'inherit',
-});
+// Two test files at a time: most tests wait on loopback servers, child processes and SQLite rather than the CPU,
+// so a second file overlaps those waits (Node's default, one fewer than the cores, is one on a 2-core machine).
+// TEST_CONCURRENCY overrides it.
+const concurrency = process.env['TEST_CONCURRENCY'] ?? '2';
+const hasConcurrency = flagArgs.some((arg) => arg.startsWith('--test-concurrency'));
+const concurrencyArgs = hasConcurrency ? [] : [`--test-concurrency=${concurrency}`];
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', ...concurrencyArgs, ...flagArgs, ...files],
+  {
+    stdio: 'inherit',
+  },
+);
 process.exit(result.status ?? 1);
