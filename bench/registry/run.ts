@@ -15,14 +15,17 @@
  * The preload's USE-lite vectors are kept in `--embedding-cache` (default: a file in the temp directory; `''` for
  * none), so that only the first run at a given size pays for embedding the population; registrations and searches
  * always go to the model. `--phases` runs some of register,list,search,get; `--profile <dir>` writes the
- * registry's CPU profile there.
+ * registry's CPU profile there; `--embeddings hash` (stand-in vectors, no model) is for quick runs of list and
+ * get, whose figures do not depend on the model; `--answer-cache off` measures reads without the registry's
+ * answer cache (every request queries the database).
  *
  *   npm run bench:registry -- [--agents 10000] [--register 300] [--requests 20000] [--searches 400] [--rss]
- *     [--phases register,list,search,get] [--profile <dir>] [--embedding-cache <file>]
+ *     [--phases register,list,search,get] [--profile <dir>] [--embedding-cache <file>] [--embeddings hash]
+ *     [--answer-cache on|off] [--register-concurrency 8]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -46,6 +49,9 @@ const { values: args } = parseArgs({
     phases: { type: 'string', default: 'register,list,search,get' },
     profile: { type: 'string' },
     'embedding-cache': { type: 'string', default: join(tmpdir(), 'agentry-bench-registry-use-lite.json') },
+    embeddings: { type: 'string', default: 'use-lite' },
+    'answer-cache': { type: 'string', default: 'on' },
+    'register-concurrency': { type: 'string', default: '8' },
   },
 });
 const phases = new Set(args.phases.split(',').map((phase) => phase.trim()));
@@ -141,8 +147,9 @@ function percentile(values: number[], p: number): number {
 const results: Array<{ name: string; value: string; target: string; pass: boolean }> = [];
 function report(name: string, value: number, unit: string, target: string, pass: boolean): void {
   results.push({ name, value: `${value.toFixed(value < 10 ? 2 : 0)} ${unit}`, target, pass });
+  // The machine's load says how much of it the registry had: figures from a busy machine are not comparable.
   console.log(
-    `${pass ? 'PASS' : 'FAIL'}  ${name}: ${value.toFixed(value < 10 ? 2 : 0)} ${unit} (target ${target})`,
+    `${pass ? 'PASS' : 'FAIL'}  ${name}: ${value.toFixed(value < 10 ? 2 : 0)} ${unit} (target ${target}; load ${loadavg()[0]!.toFixed(1)})`,
   );
 }
 
@@ -171,12 +178,16 @@ async function throughputBench(dir: string): Promise<void> {
       String(agents),
       '--embedding-cache',
       args['embedding-cache'],
+      '--embeddings',
+      args.embeddings,
+      '--answer-cache',
+      args['answer-cache'],
     ],
     profileArgs(),
   );
   const url = registry.ready.url;
   console.log(
-    `  preloaded ${agents} agents (store + USE-lite embeddings) in ${((registry.ready['preloadMs'] as number) / 1000).toFixed(1)} s`,
+    `  preloaded ${agents} agents (store + ${args.embeddings} embeddings) in ${((registry.ready['preloadMs'] as number) / 1000).toFixed(1)} s`,
   );
   try {
     if (phases.has('register')) await registrationBench(url, agents);
@@ -204,7 +215,7 @@ async function registrationBench(url: string, agents: number): Promise<void> {
   const registered = await load(
     url,
     registrations,
-    8,
+    Number(args['register-concurrency']),
     (i) => ({
       method: 'POST',
       path: '/agents',

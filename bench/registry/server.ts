@@ -4,7 +4,7 @@
  * (as `reindex` does), serves it on loopback and prints one `READY {json}` line. It stops when its stdin closes.
  *
  *   node --import tsx bench/registry/server.ts --db <file> --preload <n> --embeddings use-lite|hash|none
- *     [--embedding-cache <file>]
+ *     [--embedding-cache <file>] [--answer-cache on|off]
  */
 import { parseArgs } from 'node:util';
 import { readDocument } from '@agentry/core';
@@ -55,6 +55,7 @@ async function main(): Promise<void> {
       preload: { type: 'string', default: '0' },
       embeddings: { type: 'string', default: 'use-lite' },
       'embedding-cache': { type: 'string' },
+      'answer-cache': { type: 'string', default: 'on' },
     },
   });
   if (values.db === undefined) throw new Error('--db is required');
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
     adminToken: BENCH_ADMIN_TOKEN,
     logger: pino({ level: 'warn' }, pino.destination({ dest: 2, sync: true })),
     quotaPerPublisher: null,
+    answerCache: values['answer-cache'] !== 'off',
     // The bench measures throughput, not the per-client limits.
     rateLimits: {
       default: { requests: 1e9, windowSeconds: 1 },

@@ -67,6 +67,8 @@ export interface RegistryOptions {
   logger?: Logger;
   /** Rebuild the search index from the store before serving (after a crash between a write and its indexing). */
   reindexOnStart?: boolean;
+  /** Keep answers to reads (listings, single agents) until the next write (default true; false for measuring). */
+  answerCache?: boolean;
   /** The clock for rate limits, ms (tests pin it). */
   clockMs?: () => number;
   /** The crawler over the same database (`registry.crawler`); its background loop runs only when `enabled`. */
@@ -164,6 +166,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
         ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl.replace(/\/+$/, '') }),
         trustProxy: options.trustProxy === true,
         version: REGISTRY_VERSION,
+        ...(options.answerCache === false ? { answerCache: false } : {}),
       },
       logger,
     };

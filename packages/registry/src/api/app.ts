@@ -9,6 +9,7 @@ import type { RateClass } from '../access/rate-limit.js';
 import type { ApiEnv, RegistryServices } from './context.js';
 import { unauthorized } from './guards.js';
 import { notFound, problem } from './problems.js';
+import { hasQueryParameter, originOf } from './request-url.js';
 import { adminRoutes } from './routes/admin.js';
 import { agentRoutes } from './routes/agents.js';
 import { catalogRoutes } from './routes/catalog.js';
@@ -54,7 +55,7 @@ export function createApi(services: RegistryServices): Hono<ApiEnv> {
   });
 
   app.use('*', async (c, next) => {
-    const baseUrl = settings.publicUrl ?? new URL(c.req.url).origin;
+    const baseUrl = settings.publicUrl ?? originOf(c.req.url);
     c.set('baseUrl', baseUrl);
     const auth = await authenticate(c.req.header('authorization'), services.store.tokens);
     if (!auth.ok) return unauthorized(auth.detail);
@@ -119,7 +120,7 @@ export function createApi(services: RegistryServices): Hono<ApiEnv> {
 function rateClassOf(method: string, path: string, url: string): RateClass {
   if (method === 'POST' && path === '/agents/search') return 'search';
   if (method === 'POST' && path === '/resolve') return 'resolve';
-  if (method === 'GET' && path === '/agents' && new URL(url).searchParams.has('q')) return 'search';
+  if (method === 'GET' && path === '/agents' && hasQueryParameter(url, 'q')) return 'search';
   return 'default';
 }
 

@@ -37,6 +37,8 @@ export interface ApiSettings {
   /** Take the client address from `X-Forwarded-For` (only behind a proxy that sets it). */
   trustProxy: boolean;
   version: string;
+  /** Keep answers to reads (listings, single agents) until the next write; default true. */
+  answerCache?: boolean;
 }
 
 /** Keeps the search index in step with the store; failures are logged, the store stays the copy of record. */

@@ -5,6 +5,7 @@
  *
  * Writes are serialised: each upsert embeds its agents (outside any transaction), then writes the lexical rows and
  * the vectors in one transaction, then updates the matrix, so the matrix always follows the database in order.
+ * Upserts that arrive while a write runs are merged and embedded in one batch.
  * If embedding fails the agents are still indexed lexically and wait for `embedPending()`.
  */
 import type { Kysely } from 'kysely';
@@ -69,10 +70,33 @@ export async function createSearchIndex<Tables extends SearchTables>(
     }
   }
 
+  /** Upserts waiting behind the running write, merged into one (so one model call embeds them all). */
+  let waitingUpsert: { documents: SearchDocument[]; done: Promise<void> } | undefined;
+
   function serialised<T>(work: () => Promise<T>): Promise<T> {
+    // Anything queued after a waiting upsert must not be overtaken by documents joining it.
+    waitingUpsert = undefined;
     const run = writes.then(work);
     writes = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Concurrent registrations each upsert one agent; embedding them one by one would cost a model call each. While
+   * a write runs, the upserts that arrive wait as one batch and are embedded together when it is their turn.
+   */
+  function coalescedUpsert(documents: readonly SearchDocument[]): Promise<void> {
+    if (waitingUpsert !== undefined) {
+      waitingUpsert.documents.push(...documents);
+      return waitingUpsert.done;
+    }
+    const batch = [...documents];
+    const done = serialised(() => {
+      if (waitingUpsert?.documents === batch) waitingUpsert = undefined;
+      return upsertNow(batch);
+    });
+    waitingUpsert = { documents: batch, done };
+    return done;
   }
 
   /** Embeds texts; on failure reports it and returns nothing, so the caller can index lexically regardless. */
@@ -217,7 +241,14 @@ export async function createSearchIndex<Tables extends SearchTables>(
 
     const clauses = querySegments(query);
     const wantsSemantic = requested !== 'lexical' && matrix !== undefined && matrix.size > 0;
-    const vectors = wantsSemantic ? await queryVectors([query, ...clauses]) : undefined;
+    const pendingVectors = wantsSemantic ? queryVectors([query, ...clauses]) : Promise.resolve(undefined);
+    // The lexical ranking is read while the query is being embedded (a provider may embed off this thread).
+    const pendingLexical =
+      requested === 'semantic'
+        ? undefined
+        : lexical.search(db, lexicalQuery, { limit: wantsSemantic ? LEXICAL_POOL : top, candidates });
+    pendingLexical?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+    const vectors = await pendingVectors;
     const vectorsMatrix = matrix;
     // Without vectors (no provider, nothing embedded yet, provider down) every mode is lexical.
     const mode: SearchMode = vectors && vectorsMatrix ? requested : 'lexical';
@@ -225,10 +256,7 @@ export async function createSearchIndex<Tables extends SearchTables>(
     const lexicalMatches: LexicalMatch[] =
       mode === 'semantic'
         ? []
-        : await lexical.search(db, lexicalQuery, {
-            limit: mode === 'lexical' ? top : LEXICAL_POOL,
-            candidates,
-          });
+        : await (pendingLexical ?? lexical.search(db, lexicalQuery, { limit: top, candidates }));
 
     let hits: FusedHit[];
     if (mode === 'lexical' || !vectors || !vectorsMatrix) {
@@ -261,7 +289,7 @@ export async function createSearchIndex<Tables extends SearchTables>(
   }
 
   return {
-    upsert: (documents) => serialised(() => upsertNow(documents)),
+    upsert: coalescedUpsert,
     remove: (ids) => serialised(() => removeNow(ids)),
     embedPending: (embedOptions) =>
       serialised(() => embedPendingNow(Math.max(1, embedOptions?.batchSize ?? 64))),

@@ -8,6 +8,12 @@ export interface StoreDialect {
   readonly name: 'sqlite' | 'postgres';
   /** Makes `column` an auto-incrementing integer primary key. */
   identity(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+  /**
+   * A number that changes whenever the database may have changed: at once after a write through the store,
+   * within a millisecond after a commit by another connection or process. Caches of query results keep the
+   * number they were made at.
+   */
+  changeCount(): number;
   /** The database's own consistency check: `['ok']` when the file is sound. */
   integrityCheck(): Promise<string[]>;
 }

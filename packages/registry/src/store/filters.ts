@@ -84,17 +84,20 @@ export function tombstoneVisibility(
   };
 }
 
-/** The filter conditions, one per required value; empty when nothing is filtered. */
+/**
+ * The filter conditions, one per required value; empty when nothing is filtered. Each is `id IN (agents with the
+ * value)`, not a correlated EXISTS: the planner then reads the (value, agent_id) index once per value and visits
+ * only matching agents, in id order, where EXISTS made it walk every agent in id order and probe each (measured
+ * at 10,000 agents: 0.4 ms against 50 ms when the matches sort last).
+ */
 export function filterConditions(filters: AgentFilters): Array<(eb: AgentsScope) => Expression<SqlBool>> {
   const conditions: Array<(eb: AgentsScope) => Expression<SqlBool>> = [];
   const requireValue = (table: AgentValueTableName, value: string): void => {
     conditions.push((eb) =>
-      eb.exists(
-        eb
-          .selectFrom(table)
-          .select(`${table}.agent_id`)
-          .whereRef(`${table}.agent_id`, '=', 'agents.id')
-          .where(`${table}.value`, '=', value),
+      eb(
+        'agents.id',
+        'in',
+        eb.selectFrom(table).select(`${table}.agent_id`).where(`${table}.value`, '=', value),
       ),
     );
   };

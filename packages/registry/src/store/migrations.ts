@@ -3,7 +3,7 @@
  * in the order they run: the store's start `2026-11-21-0`, the search index's `2026-11-21-100-`, so a new
  * migration of either part slots in by its date. Applied migrations are never edited; a change is a new one.
  */
-import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
 import type { StoreDialect } from './dialect.js';
 
 export function storeMigrations(dialect: StoreDialect): Record<string, Migration> {
@@ -124,6 +124,19 @@ export function storeMigrations(dialect: StoreDialect): Record<string, Migration
           .addColumn('at', 'text', (col) => col.notNull())
           .execute();
         await db.schema.createIndex('feedback_agent').on('feedback').columns(['agent_id', 'seq']).execute();
+      },
+    },
+    '2026-11-22-001-agents-restricted': {
+      // "Is any agent restricted?" decides whether a search must be given its candidates; without an index the
+      // answer (usually no) cost a scan of every agent on every search. Partial, over the restricted rows only: a
+      // whole-column index lured the planner into reading every public agent through it for `restricted = 0`.
+      async up(db: Kysely<unknown>): Promise<void> {
+        await db.schema
+          .createIndex('agents_restricted')
+          .on('agents')
+          .column('id')
+          .where(sql.ref('restricted'), '=', 1)
+          .execute();
       },
     },
   };

@@ -6,6 +6,7 @@
 import Database from 'better-sqlite3';
 import { type ColumnDefinitionBuilder, Kysely, SqliteDialect } from 'kysely';
 import type { StoreDialect } from './dialect.js';
+import { countingDatabase } from './statement-cache.js';
 
 export interface SqliteOptions {
   /** The database file; `:memory:` for a throwaway store. */
@@ -22,13 +23,15 @@ export function openSqlite<Tables>(options: SqliteOptions): { db: Kysely<Tables>
   database.pragma('synchronous = NORMAL');
   database.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) });
-  return { db, dialect: sqliteDialect(database) };
+  const counting = countingDatabase(database);
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: counting }) });
+  return { db, dialect: sqliteDialect(database, counting.changeCount) };
 }
 
-function sqliteDialect(database: Database.Database): StoreDialect {
+function sqliteDialect(database: Database.Database, changeCount: () => number): StoreDialect {
   return {
     name: 'sqlite',
+    changeCount,
     identity: (column: ColumnDefinitionBuilder) => column.primaryKey().autoIncrement(),
     async integrityCheck(): Promise<string[]> {
       const rows = database.pragma('integrity_check') as Array<{ integrity_check: string }>;

@@ -40,7 +40,7 @@ export class RegistryStore {
     this.db = db;
     this.dialect = dialect;
     this.agents = new AgentRepository(db, options.metadataOf, now);
-    this.tokens = new TokenStore(db, now);
+    this.tokens = new TokenStore(db, now, () => dialect.changeCount());
     this.audit = new AuditLog(db);
     this.quality = new QualityStore(db, now);
   }
@@ -59,6 +59,11 @@ export class RegistryStore {
       throw error;
     }
     return new RegistryStore(db, dialect, options);
+  }
+
+  /** Changes whenever what the database holds may have changed (see `StoreDialect.changeCount`). */
+  changeCount(): number {
+    return this.dialect.changeCount();
   }
 
   /** The database's own consistency check (`['ok']` when sound). */

@@ -36,13 +36,24 @@ export function generateToken(): string {
   return `agentry_${randomBytes(32).toString('base64url')}`;
 }
 
+/** Live tokens remembered between requests; past this the memory starts over. */
+const MAX_REMEMBERED = 10_000;
+
 export class TokenStore {
   readonly #db: Kysely<RegistryTables>;
   readonly #now: () => string;
+  readonly #changeCount: () => number;
+  /**
+   * Live tokens by hash, valid while the database is unchanged: a revocation is a write, so the next request
+   * after it looks the token up again. Unknown tokens are not remembered (anyone can send new ones).
+   */
+  readonly #live = new Map<string, TokenInfo>();
+  #liveAt = -1;
 
-  constructor(db: Kysely<RegistryTables>, now: () => string) {
+  constructor(db: Kysely<RegistryTables>, now: () => string, changeCount: () => number) {
     this.#db = db;
     this.#now = now;
+    this.#changeCount = changeCount;
   }
 
   /** Makes a token; the plaintext is in the result and nowhere else. */
@@ -78,13 +89,28 @@ export class TokenStore {
 
   /** The live token with this plaintext, if any. */
   async authenticate(token: string): Promise<TokenInfo | undefined> {
+    const hash = hashToken(token);
+    const changes = this.#changeCount();
+    if (changes !== this.#liveAt) {
+      this.#live.clear();
+      this.#liveAt = changes;
+    }
+    const remembered = this.#live.get(hash);
+    if (remembered !== undefined) return remembered;
     const row = await this.#db
       .selectFrom('tokens')
       .selectAll()
-      .where('token_hash', '=', hashToken(token))
+      .where('token_hash', '=', hash)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    return row === undefined ? undefined : infoFromRow(row);
+    if (row === undefined) return undefined;
+    const info = infoFromRow(row);
+    // Only when nothing was written meanwhile: a revocation committed during the lookup must not be forgotten.
+    if (this.#changeCount() === changes) {
+      if (this.#live.size >= MAX_REMEMBERED) this.#live.clear();
+      this.#live.set(hash, info);
+    }
+    return info;
   }
 
   /** Revokes a token; false when there is no live token with that id. The admin token cannot be revoked here. */

@@ -65,7 +65,12 @@ describe('store', () => {
       }>;
       assert.deepEqual(
         migrations.map((row) => row.name),
-        ['2026-11-21-001-agents', '2026-11-21-002-history', '2026-11-21-003-access'],
+        [
+          '2026-11-21-001-agents',
+          '2026-11-21-002-history',
+          '2026-11-21-003-access',
+          '2026-11-22-001-agents-restricted',
+        ],
       );
     } finally {
       raw.close();

@@ -96,7 +96,7 @@ describe('the web page', () => {
     assert.equal((await resultIds()).length, 20);
     assert.match((await page.locator('#status').textContent()) ?? '', /20 agents/);
     await page.click('#more');
-    await page.waitForFunction("document.querySelectorAll('#results > li').length > 20");
+    await page.locator('#results > li').nth(20).waitFor();
     const ids = await resultIds();
     assert.equal(ids.length, new Set(ids).size, 'no agent twice');
     assert.ok(!ids.includes('secret'), 'a restricted agent is not listed without a token');
@@ -105,9 +105,7 @@ describe('the web page', () => {
   test('searches by plain-language need and says why each agent matched', async () => {
     await page.fill('#query', 'weather forecast');
     await page.click('button[type="submit"]');
-    await page.waitForFunction(
-      "document.querySelector('#results > li')?.getAttribute('data-agent-id') === 'weather'",
-    );
+    await page.locator('#results > li:first-child[data-agent-id="weather"]').waitFor();
     const why = await page.locator('#results > li').first().locator('.why li').allTextContents();
     assert.ok(
       why.some((reason) => /weather|forecast/i.test(reason)),
@@ -117,18 +115,12 @@ describe('the web page', () => {
 
   test('shows an agent, its operations and the agent in every format', async () => {
     await page.locator('#results > li[data-agent-id="weather"] button.open').click();
-    await page.waitForFunction(
-      "document.querySelector('#detail-name')?.textContent === 'Weather Forecaster'",
-    );
+    await page.locator('#detail-name', { hasText: /^Weather Forecaster$/ }).waitFor();
     assert.equal(await page.locator('#detail-operations code').first().textContent(), 'run');
     await page.locator('#formats button', { hasText: 'td' }).click();
-    await page.waitForFunction(
-      `(document.querySelector('#document')?.textContent ?? '').includes('"@context"')`,
-    );
+    await page.locator('#document', { hasText: '"@context"' }).waitFor();
     await page.locator('#formats button', { hasText: /^woa$/ }).click();
-    await page.waitForFunction(
-      `(document.querySelector('#document')?.textContent ?? '').includes('"woa_version"')`,
-    );
+    await page.locator('#document', { hasText: '"woa_version"' }).waitFor();
   });
 
   test('agent text is shown as text: HTML in a description never becomes markup', async () => {
@@ -151,7 +143,7 @@ describe('the web page', () => {
     await page.waitForSelector('#results > li[data-agent-id="secret"]');
     await page.click('#token-clear');
     await page.click('button[type="submit"]');
-    await page.waitForFunction(`!document.querySelector('#results > li[data-agent-id="secret"]')`);
+    await page.locator('#results > li[data-agent-id="secret"]').waitFor({ state: 'detached' });
   });
 
   test('the page ran without script errors or policy violations', () => {

@@ -12,17 +12,25 @@ import type { RegistryRecord } from '../../records/types.js';
 import { formatView, mayManage, metadataView, storedMetadata } from '../../records/views.js';
 import { scanAgentText } from '../../safety/index.js';
 import type { RecordDraft } from '../../store/agents.js';
+import { AnswerCache, type CachedAnswer, callerKey } from '../answer-cache.js';
 import { readJsonBody } from '../body.js';
 import type { ApiEnv, RegistryServices } from '../context.js';
 import { forbidden, requirePublisher, requireToken } from '../guards.js';
 import { failuresOf, invalidInput, notFound, problem } from '../problems.js';
-import { cacheableResponse, jsonResponse } from '../respond.js';
+import { searchOf } from '../request-url.js';
+import { cacheableAnswer, conditionalResponse, jsonResponse } from '../respond.js';
 
 /** Formats GET /agents/{id}?format= writes (agents-json is a map of several agents' locations, not one agent). */
 const READABLE_FORMATS: readonly FormatName[] = FORMAT_NAMES.filter((format) => format !== 'agents-json');
 
+/** Single-agent answers kept until the next write (a few KB each). */
+const CACHED_AGENTS = 5000;
+
 export function agentRoutes(app: Hono<ApiEnv>, services: RegistryServices): void {
   const { store, sync, settings } = services;
+  const answers = new AnswerCache(settings.answerCache === false ? 0 : CACHED_AGENTS, () =>
+    store.changeCount(),
+  );
 
   app.post('/agents', async (c) => {
     const caller = c.get('caller');
@@ -81,28 +89,38 @@ export function agentRoutes(app: Hono<ApiEnv>, services: RegistryServices): void
   });
 
   app.get('/agents/:id', async (c) => {
-    const unknown = [...new URL(c.req.url).searchParams.keys()].find((name) => name !== 'format');
+    const query = searchOf(c.req.url);
+    const unknown =
+      query === '' ? undefined : [...new URLSearchParams(query).keys()].find((name) => name !== 'format');
     if (unknown !== undefined)
       return invalidInput(`Unknown query parameter "${unknown}"; GET /agents/{id} takes "format".`);
-    const format = c.req.query('format');
+    const format = query === '' ? undefined : c.req.query('format');
     if (format !== undefined && !(READABLE_FORMATS as readonly string[]).includes(format)) {
       return invalidInput(`"format" must be one of ${READABLE_FORMATS.join(', ')}; got "${format}".`);
     }
     const caller = c.get('caller');
     const id = c.req.param('id');
+    const key = `${callerKey(caller)}\u0000${c.get('baseUrl')}\u0000${format ?? 'aidip'}\u0000${id}`;
+    const cached = answers.get(key);
+    if (cached !== undefined) return conditionalResponse(c.req.raw, cached);
+    const madeAt = answers.begin();
     const found = await store.agents.getVisible(id, caller);
     if (found === undefined) return agentNotFound(id);
+    let answer: CachedAnswer;
     if (format === undefined || format === 'aidip') {
       const body = JSON.stringify(
         metadataView(found.record, found.metadata, { caller, baseUrl: c.get('baseUrl') }),
       );
-      return cacheableResponse(c.req.raw, body, 'application/json');
+      answer = cacheableAnswer(body, 'application/json');
+    } else {
+      const view = formatView(found.record, format as FormatName);
+      const headers: Record<string, string> = {};
+      // Losses are for people: a count here, the detail in the CLI's convert.
+      if (view.losses.length > 0) headers['agentry-losses'] = String(view.losses.length);
+      answer = cacheableAnswer(JSON.stringify(view.document), view.mediaType, headers);
     }
-    const view = formatView(found.record, format as FormatName);
-    const headers: Record<string, string> = {};
-    // Losses are for people: a count here, the detail in the CLI's convert.
-    if (view.losses.length > 0) headers['agentry-losses'] = String(view.losses.length);
-    return cacheableResponse(c.req.raw, JSON.stringify(view.document), view.mediaType, headers);
+    answers.set(key, answer, madeAt);
+    return conditionalResponse(c.req.raw, answer);
   });
 
   app.put('/agents/:id', async (c) => {

