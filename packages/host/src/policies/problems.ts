@@ -2,9 +2,8 @@
  * The problem details (RFC 9457) the policies answer with. Each carries a `type` URI under Agentry's namespace
  * whose last segment spells its `code` with hyphens, so clients that classify by either (ours does) agree.
  */
+import { problem } from '../errors.js';
 import type { Problem } from '../runtime/types.js';
-
-export const PROBLEM_TYPE_BASE = 'https://w3id.org/agentry/problems/';
 
 export interface PolicyProblemInit {
   status: number;
@@ -16,12 +15,6 @@ export interface PolicyProblemInit {
 }
 
 export function policyProblem(init: PolicyProblemInit): Problem {
-  return {
-    ...init.extensions,
-    type: `${PROBLEM_TYPE_BASE}${init.code.replaceAll('_', '-')}`,
-    title: init.title,
-    status: init.status,
-    detail: init.detail,
-    code: init.code,
-  };
+  const { status, title, code, detail } = init;
+  return problem({ ...init.extensions, status, title, code, detail });
 }
