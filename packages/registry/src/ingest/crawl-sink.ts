@@ -72,10 +72,19 @@ export function createCrawlSink(store: RegistryStore, sync: SearchSync): CrawlSi
     },
 
     async recordLiveness(origin: string, agentId: string, result: LivenessResult): Promise<void> {
-      if (result.status !== 'up') return;
+      if (result.status === 'unknown') return;
       const record = await find(origin, agentId);
-      if (record !== undefined)
-        await store.quality.markSeen(record.id, result.lastSeenAt ?? result.checkedAt);
+      if (record === undefined) return;
+      const changed = await store.quality.recordLiveness(record.id, {
+        status: result.status,
+        checkedAt: result.lastSeenAt ?? result.checkedAt,
+        ...(result.reason === undefined ? {} : { reason: result.reason }),
+      });
+      // Search ranks unreachable agents lower: it has to hear of the change.
+      if (changed) {
+        const current = await store.agents.get(record.id);
+        if (current !== undefined) await sync.upsert([current]);
+      }
     },
   };
 }

@@ -1,11 +1,12 @@
 /** What the search index is given of a record: everything the agent says about itself, as text. */
 import type { JsonSchema, Operation } from '@agentry/core';
 import type { SearchDocument, SearchOperation } from '../search/types.js';
+import { standingOf } from './standing.js';
 import type { RegistryRecord } from './types.js';
 
 export function searchDocumentOf(record: RegistryRecord): SearchDocument {
   const { agent } = record;
-  return {
+  const document: SearchDocument = {
     id: record.id,
     name: agent.name,
     description: agent.description,
@@ -13,6 +14,14 @@ export function searchDocumentOf(record: RegistryRecord): SearchDocument {
     capabilities: [...(agent.capabilities ?? [])],
     operations: agent.operations.map(searchOperation),
   };
+  const standing = standingOf(record);
+  if (standing.length > 0) {
+    document.demotion = {
+      penalty: standing.reduce((sum, signal) => sum + signal.penalty, 0),
+      reasons: standing.map((signal) => signal.why),
+    };
+  }
+  return document;
 }
 
 function searchOperation(op: Operation): SearchOperation {

@@ -43,8 +43,17 @@ export interface QualitySignals {
   /** Median latency of gateway invocations, ms. */
   latencyP50Ms?: number;
   lastSeenAt?: string;
+  /** The last liveness probe (crawled agents): whether the agent answered, and when it was asked. */
+  liveness?: LivenessSignal;
   /** Provenance trust: a verified signature or a native (not synthetic) source. */
   verified: boolean;
+}
+
+export interface LivenessSignal {
+  status: 'up' | 'down';
+  checkedAt: string;
+  /** Why the probe failed, when it did. */
+  reason?: string;
 }
 
 /** Who is asking: decides which restricted agents are visible and what may be written. */

@@ -2,6 +2,7 @@
  * The caller's policy (AIDIP §6: trust requirements and constraints) applied to each candidate, and the signals
  * that demote without removing: an inactive or failing agent stays findable, below the ones that work.
  */
+import { standingOf } from '../records/standing.js';
 import type { RegistryRecord } from '../records/types.js';
 import { authAllows } from './invocation.js';
 import type { CandidateAuth, ResolveContext, ResolvePolicy } from './types.js';
@@ -81,12 +82,11 @@ export function adjustments(
   operation: string | undefined,
   callable: boolean,
 ): Adjustment[] {
-  const out: Adjustment[] = [];
+  const out: Adjustment[] = standingOf(record).map((signal) => ({
+    factor: signal.factor,
+    why: `ranked lower: ${signal.why}`, // as search says it
+  }));
   const status = record.agent.status;
-  if (record.status === 'inactive') out.push({ factor: 0.5, why: 'inactive: ranked lower' });
-  if (record.status === 'deprecated') out.push({ factor: 0.7, why: 'deprecated: ranked lower' });
-  if (record.status === 'retired') out.push({ factor: 0.2, why: 'retired: ranked lower' });
-  if (status?.operational === false) out.push({ factor: 0.5, why: 'reports itself not operational' });
   if (operation !== undefined && status?.degradedOperations?.includes(operation)) {
     out.push({ factor: 0.8, why: `operation ${operation} reported degraded` });
   }

@@ -90,7 +90,7 @@ function buildCandidate(
   let score = best > 0 ? hit.score / best : 0;
   for (const adjustment of adjustments(record, request.context, chosen?.name, binding !== undefined)) {
     score *= adjustment.factor;
-    why.push(adjustment.why);
+    if (!why.includes(adjustment.why)) why.push(adjustment.why); // search may have told it already
   }
   if (operations.length > 1 && chosen !== undefined && operations[0]!.matched.length > 0) {
     why.push(`operation ${chosen.name} matches ${operations[0]!.matched.map((w) => `'${w}'`).join(', ')}`);

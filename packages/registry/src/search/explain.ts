@@ -14,7 +14,11 @@ const FIELD_LABELS: ReadonlyArray<readonly [LexicalField, string]> = [
 const MAX_FIELDS = 3;
 const MAX_WORDS = 3;
 
-export function explainHit(fields: FieldMatches | undefined, semantic: number | undefined): string[] {
+export function explainHit(
+  fields: FieldMatches | undefined,
+  semantic: number | undefined,
+  demotedFor: readonly string[] = [],
+): string[] {
   const why: string[] = [];
   for (const [field, label] of FIELD_LABELS) {
     const words = fields?.[field];
@@ -28,5 +32,6 @@ export function explainHit(fields: FieldMatches | undefined, semantic: number | 
     if (why.length === MAX_FIELDS) break;
   }
   if (semantic !== undefined) why.push(`semantic similarity ${semantic.toFixed(2)}`);
+  for (const reason of demotedFor) why.push(`ranked lower: ${reason}`);
   return why;
 }

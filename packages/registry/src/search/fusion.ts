@@ -62,6 +62,8 @@ export interface FusionInput {
    */
   similarToCentroid?: (ids: readonly string[]) => ArrayLike<number> | undefined;
   top: number;
+  /** Standing penalties by agent id, subtracted from the fused score (see Demotion). */
+  penalties?: ReadonlyMap<string, number>;
   settings?: Readonly<FusionSettings>;
 }
 
@@ -87,9 +89,11 @@ export function semanticScores(
 export function rankSemantic(
   semantic: SemanticScores,
   top: number,
+  penalties: ReadonlyMap<string, number> = new Map(),
   settings: Readonly<FusionSettings> = DEFAULT_FUSION,
 ): FusedHit[] {
   const scores = semanticScores(semantic, settings);
+  subtractPenalties(scores, penalties, (i) => semantic.ids[i]!);
   return topIndices(scores, top).map((i) => ({
     id: semantic.ids[i]!,
     score: scores[i]!,
@@ -122,6 +126,8 @@ export function fuse(input: FusionInput): FusedHit[] {
   const w = settings.lexicalWeight;
   // An agent without a vector is average semantically (z = 0): neither lifted nor sunk for lacking one.
   for (let i = 0; i < count; i++) fused[i] = w * lexical[i]! + (1 - w) * (i < withVector ? meaning[i]! : 0);
+  // Before feedback, so a demoted agent does not lead the feedback query either.
+  subtractPenalties(fused, input.penalties ?? new Map(), idAt);
 
   if (settings.feedbackDepth > 0 && settings.feedbackWeight > 0 && input.similarToCentroid) {
     const leaders = topIndices(fused, settings.feedbackDepth).map(idAt);
@@ -138,4 +144,16 @@ export function fuse(input: FusionInput): FusedHit[] {
     if (i < withVector) hit.semantic = semantic.whole[i]!;
     return hit;
   });
+}
+
+function subtractPenalties(
+  scores: Float64Array,
+  penalties: ReadonlyMap<string, number>,
+  idAt: (i: number) => string,
+): void {
+  if (penalties.size === 0) return;
+  for (let i = 0; i < scores.length; i++) {
+    const penalty = penalties.get(idAt(i));
+    if (penalty !== undefined) scores[i] = scores[i]! - penalty;
+  }
 }

@@ -27,4 +27,17 @@ export const searchMigrations: Record<string, Migration> = {
       await db.schema.dropTable('search_vectors').execute();
     },
   },
+  '2026-11-22-100-search-demotions': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('search_demotions')
+        .addColumn('agent_id', 'text', (col) => col.primaryKey())
+        .addColumn('penalty', 'real', (col) => col.notNull())
+        .addColumn('reasons', 'text', (col) => col.notNull())
+        .execute();
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable('search_demotions').execute();
+    },
+  },
 };

@@ -22,6 +22,7 @@ import { encodeVector, pendingRows, storedVectors } from './semantic/vector-rows
 import type { SearchTables } from './tables.js';
 import { readableText } from './text/words.js';
 import type {
+  Demotion,
   EmbeddingProvider,
   SearchDocument,
   SearchHit,
@@ -62,6 +63,11 @@ export async function createSearchIndex<Tables extends SearchTables>(
   const reportEmbeddingError = options.onEmbeddingError ?? (() => undefined);
   let matrix: VectorMatrix | undefined;
   let writes: Promise<unknown> = Promise.resolve();
+  const demotions = new Map<string, Demotion>();
+  const penalties = new Map<string, number>();
+  for (const row of await db.selectFrom('search_demotions').selectAll().execute()) {
+    rememberDemotion(row.agent_id, { penalty: row.penalty, reasons: JSON.parse(row.reasons) as string[] });
+  }
 
   if (provider) {
     for await (const stored of storedVectors(db, provider.id, LOAD_PAGE)) {
@@ -113,6 +119,16 @@ export async function createSearchIndex<Tables extends SearchTables>(
     }
   }
 
+  function rememberDemotion(id: string, demotion: Demotion | undefined): void {
+    if (demotion === undefined || !(demotion.penalty > 0)) {
+      demotions.delete(id);
+      penalties.delete(id);
+      return;
+    }
+    demotions.set(id, demotion);
+    penalties.set(id, demotion.penalty);
+  }
+
   function remember(id: string, vector: Float32Array): void {
     matrix ??= new VectorMatrix(vector.length);
     if (vector.length === matrix.dimensions) matrix.set(id, vector);
@@ -159,6 +175,19 @@ export async function createSearchIndex<Tables extends SearchTables>(
         trx,
         entries.map(({ document }) => ({ id: document.id, fields: lexicalFields(document) })),
       );
+      for (const { document } of entries) {
+        const demotion = document.demotion;
+        if (demotion !== undefined && demotion.penalty > 0) {
+          const row = { penalty: demotion.penalty, reasons: JSON.stringify(demotion.reasons) };
+          await trx
+            .insertInto('search_demotions')
+            .values({ agent_id: document.id, ...row })
+            .onConflict((conflict) => conflict.column('agent_id').doUpdateSet(row))
+            .execute();
+        } else if (demotions.has(document.id)) {
+          await trx.deleteFrom('search_demotions').where('agent_id', '=', document.id).execute();
+        }
+      }
       for (const entry of toEmbed) {
         const vector = embedded.get(entry.document.id);
         const row = {
@@ -179,16 +208,22 @@ export async function createSearchIndex<Tables extends SearchTables>(
       if (vector) remember(entry.document.id, vector);
       else matrix?.delete(entry.document.id);
     }
+    for (const { document } of entries) rememberDemotion(document.id, document.demotion);
   }
 
   async function removeNow(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     await db.transaction().execute(async (trx) => {
       await lexical.remove(trx, ids);
-      for (const chunk of chunks(ids, 500))
+      for (const chunk of chunks(ids, 500)) {
         await trx.deleteFrom('search_vectors').where('agent_id', 'in', chunk).execute();
+        await trx.deleteFrom('search_demotions').where('agent_id', 'in', chunk).execute();
+      }
     });
-    for (const id of ids) matrix?.delete(id);
+    for (const id of ids) {
+      matrix?.delete(id);
+      rememberDemotion(id, undefined);
+    }
   }
 
   async function embedPendingNow(batchSize: number): Promise<number> {
@@ -243,10 +278,15 @@ export async function createSearchIndex<Tables extends SearchTables>(
     const wantsSemantic = requested !== 'lexical' && matrix !== undefined && matrix.size > 0;
     const pendingVectors = wantsSemantic ? queryVectors([query, ...clauses]) : Promise.resolve(undefined);
     // The lexical ranking is read while the query is being embedded (a provider may embed off this thread).
+    // Ranked lexically alone, a demoted agent may fall out of the top: read enough matches to refill it.
+    const lexicalOnlyLimit = Math.min(LEXICAL_POOL, top + penalties.size);
     const pendingLexical =
       requested === 'semantic'
         ? undefined
-        : lexical.search(db, lexicalQuery, { limit: wantsSemantic ? LEXICAL_POOL : top, candidates });
+        : lexical.search(db, lexicalQuery, {
+            limit: wantsSemantic ? LEXICAL_POOL : lexicalOnlyLimit,
+            candidates,
+          });
     pendingLexical?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
     const vectors = await pendingVectors;
     const vectorsMatrix = matrix;
@@ -256,23 +296,22 @@ export async function createSearchIndex<Tables extends SearchTables>(
     const lexicalMatches: LexicalMatch[] =
       mode === 'semantic'
         ? []
-        : await (pendingLexical ?? lexical.search(db, lexicalQuery, { limit: top, candidates }));
+        : await (pendingLexical ?? lexical.search(db, lexicalQuery, { limit: lexicalOnlyLimit, candidates }));
 
     let hits: FusedHit[];
     if (mode === 'lexical' || !vectors || !vectorsMatrix) {
-      hits = lexicalMatches
-        .slice(0, top)
-        .map((match) => ({ id: match.id, score: match.score, lexical: match.score }));
+      hits = rankLexical(lexicalMatches, top, penalties);
     } else {
       const { ids, scores } = vectorsMatrix.similarities(vectors, candidates);
       const semantic = { ids, whole: scores[0]!, clauses: scores.slice(1) };
       hits =
         mode === 'semantic'
-          ? rankSemantic(semantic, top)
+          ? rankSemantic(semantic, top, penalties)
           : fuse({
               lexical: lexicalMatches,
               semantic,
               top,
+              penalties,
               similarToCentroid: (leaders) => {
                 const centroid = vectorsMatrix.centroid(leaders);
                 return centroid ? vectorsMatrix.similarities([centroid], candidates).scores[0] : undefined;
@@ -284,7 +323,11 @@ export async function createSearchIndex<Tables extends SearchTables>(
     const fieldMatches = await lexical.explain(db, lexicalQuery, lexicalIds);
     return hits.map((hit) => ({
       ...hit,
-      why: explainHit(fieldMatches.get(hit.id), mode === 'lexical' ? undefined : hit.semantic),
+      why: explainHit(
+        fieldMatches.get(hit.id),
+        mode === 'lexical' ? undefined : hit.semantic,
+        demotions.get(hit.id)?.reasons,
+      ),
     }));
   }
 
@@ -303,6 +346,23 @@ export async function createSearchIndex<Tables extends SearchTables>(
       };
     },
   };
+}
+
+/**
+ * BM25 alone. Its scores are not standardised, so a demotion divides instead of subtracting: a penalty of 1 halves
+ * the score.
+ */
+function rankLexical(
+  matches: readonly LexicalMatch[],
+  top: number,
+  penalties: ReadonlyMap<string, number>,
+): FusedHit[] {
+  const hits = matches.map((match) => {
+    const penalty = penalties.get(match.id) ?? 0;
+    return { id: match.id, score: match.score / (1 + penalty), lexical: match.score };
+  });
+  if (penalties.size > 0) hits.sort((a, b) => b.score - a.score);
+  return hits.slice(0, top);
 }
 
 function unitVector(vector: Float32Array): Float32Array {

@@ -15,6 +15,15 @@ export interface SearchVectorsTable {
   vector: Uint8Array | null;
 }
 
+/** Agents ranked lower whatever the query (see Demotion); an agent without a row has no penalty. */
+export interface SearchDemotionsTable {
+  agent_id: string;
+  penalty: number;
+  /** JSON array of strings: the reasons, as told in `why`. */
+  reasons: string;
+}
+
 export interface SearchTables extends LexicalTables {
   search_vectors: SearchVectorsTable;
+  search_demotions: SearchDemotionsTable;
 }

@@ -12,6 +12,17 @@ export interface SearchDocument {
   tags: string[];
   capabilities: string[];
   operations: SearchOperation[];
+  /** What ranks the agent lower whatever the query (inactive, unreachable, synthetic); absent when nothing does. */
+  demotion?: Demotion;
+}
+
+/**
+ * A standing penalty: subtracted from the agent's fused score, in standard deviations (the rankings are
+ * standardised before they are fused), and told in the hit's `why`.
+ */
+export interface Demotion {
+  penalty: number;
+  reasons: string[];
 }
 
 export interface SearchOperation {

@@ -4,7 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import { type FeedbackTotals, withFeedback, withInvocation } from '../records/quality.js';
-import type { QualitySignals } from '../records/types.js';
+import type { LivenessSignal, QualitySignals } from '../records/types.js';
 import { writeAudit } from './audit.js';
 import { parseColumn } from './json.js';
 import type { FeedbackOutcome, RegistryTables } from './schema.js';
@@ -85,18 +85,30 @@ export class QualityStore {
     });
   }
 
-  /** A liveness probe reached the agent at `at`. */
-  async markSeen(id: string, at: string): Promise<void> {
-    await this.#db.transaction().execute(async (trx) => {
+  /**
+   * The outcome of a liveness probe. Returns whether the agent's up/down state changed (ranking reads it); a probe
+   * older than the one recorded changes nothing.
+   */
+  async recordLiveness(id: string, probe: LivenessSignal): Promise<boolean> {
+    return this.#db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('agents').select('quality').where('id', '=', id).executeTakeFirst();
-      if (row === undefined) return;
+      if (row === undefined) return false;
       const quality = parseColumn<QualitySignals>(row.quality, 'agents.quality');
-      if (quality.lastSeenAt !== undefined && quality.lastSeenAt >= at) return;
+      const previous = quality.liveness;
+      if (previous !== undefined && previous.checkedAt > probe.checkedAt) return false;
+      const next: QualitySignals = { ...quality, liveness: { ...probe } };
+      if (
+        probe.status === 'up' &&
+        !(quality.lastSeenAt !== undefined && quality.lastSeenAt >= probe.checkedAt)
+      ) {
+        next.lastSeenAt = probe.checkedAt;
+      }
       await trx
         .updateTable('agents')
-        .set({ quality: JSON.stringify({ ...quality, lastSeenAt: at }) })
+        .set({ quality: JSON.stringify(next) })
         .where('id', '=', id)
         .execute();
+      return previous?.status !== probe.status;
     });
   }
 

@@ -263,7 +263,7 @@ describe('resolveIntent: policy', () => {
     ];
     const response = await resolveOk({ intent: 'translate text' }, records);
     assert.deepEqual(ids(response), ['fr-translator', 'any-translator']);
-    assert.ok(response.candidates[1]!.why.some((why) => why.startsWith('inactive')));
+    assert.ok(response.candidates[1]!.why.includes('ranked lower: inactive'));
     assert.equal(response.filtered.reasons['status'], 1);
     const activeOnly = await resolveOk({ intent: 'translate text', policy: { status: ['active'] } }, records);
     assert.deepEqual(ids(activeOnly), ['fr-translator']);
