@@ -24,6 +24,8 @@ export interface SemanticScores {
   whole: ArrayLike<number>;
   /** Cosine similarity to each clause of the query (empty for a one-clause query). */
   clauses: ReadonlyArray<ArrayLike<number>>;
+  /** Where an agent is in `ids` (a lookup the vector matrix already has); found by scanning `ids` when absent. */
+  positionOf?: (id: string) => number | undefined;
 }
 
 export interface FusionSettings {
@@ -105,20 +107,23 @@ export function fuse(input: FusionInput): FusedHit[] {
   const settings = input.settings ?? DEFAULT_FUSION;
   const { semantic } = input;
   // The agents ranked: every candidate with a vector, then those that only matched lexically (no vector yet).
-  const lexicalScore = new Map<string, number>();
-  for (const match of input.lexical) lexicalScore.set(match.id, match.score);
+  // The lexical pool (≤ 1,000) is placed by looking each match up, not by looking up every candidate (10,000s).
   const withVector = semantic.ids.length;
-  const lexicalRaw: number[] = new Array<number>(withVector);
-  const seen = new Set<string>();
-  for (let i = 0; i < withVector; i++) {
-    const score = lexicalScore.get(semantic.ids[i]!);
-    lexicalRaw[i] = score ?? 0;
-    if (score !== undefined) seen.add(semantic.ids[i]!);
+  const positionOf = semantic.positionOf ?? positionsIn(semantic.ids);
+  const lexicalOnly: LexicalMatch[] = [];
+  const placed: Array<readonly [number, number]> = [];
+  for (const match of input.lexical) {
+    const at = positionOf(match.id);
+    if (at === undefined) lexicalOnly.push(match);
+    else placed.push([at, match.score]);
   }
-  const lexicalOnly = input.lexical.filter((match) => !seen.has(match.id));
-  for (const match of lexicalOnly) lexicalRaw.push(match.score);
+  const count = withVector + lexicalOnly.length;
+  const lexicalRaw = new Float64Array(count);
+  for (const [at, score] of placed) lexicalRaw[at] = score;
+  lexicalOnly.forEach((match, i) => {
+    lexicalRaw[withVector + i] = match.score;
+  });
   const idAt = (i: number) => (i < withVector ? semantic.ids[i]! : lexicalOnly[i - withVector]!.id);
-  const count = lexicalRaw.length;
   const lexical = standardize(lexicalRaw);
   const meaning = semanticScores(semantic, settings);
 
@@ -156,4 +161,10 @@ function subtractPenalties(
     const penalty = penalties.get(idAt(i));
     if (penalty !== undefined) scores[i] = scores[i]! - penalty;
   }
+}
+
+function positionsIn(ids: readonly string[]): (id: string) => number | undefined {
+  const positions = new Map<string, number>();
+  ids.forEach((id, i) => positions.set(id, i));
+  return (id) => positions.get(id);
 }

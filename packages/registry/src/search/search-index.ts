@@ -302,8 +302,8 @@ export async function createSearchIndex<Tables extends SearchTables>(
     if (mode === 'lexical' || !vectors || !vectorsMatrix) {
       hits = rankLexical(lexicalMatches, top, penalties);
     } else {
-      const { ids, scores } = vectorsMatrix.similarities(vectors, candidates);
-      const semantic = { ids, whole: scores[0]!, clauses: scores.slice(1) };
+      const { ids, scores, positionOf } = vectorsMatrix.similarities(vectors, candidates);
+      const semantic = { ids, whole: scores[0]!, clauses: scores.slice(1), positionOf };
       hits =
         mode === 'semantic'
           ? rankSemantic(semantic, top, penalties)

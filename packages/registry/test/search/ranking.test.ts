@@ -90,6 +90,12 @@ describe('vector matrix', () => {
             const a = simd.similarities([q, q], subset);
             const b = plain.similarities([q], subset);
             assert.deepEqual(a.ids, b.ids);
+            // Fusion places lexical matches through positionOf: it must agree with the ids it came with.
+            for (let i = 0; i < rows.length; i++) {
+              const at = a.ids.indexOf(`r${i}`);
+              assert.equal(a.positionOf(`r${i}`), at === -1 ? undefined : at);
+            }
+            assert.equal(a.positionOf('absent'), undefined);
             for (const [i, score] of a.scores[1]!.entries())
               assert.ok(Math.abs(score - b.scores[0]![i]!) < 1e-4);
           }
@@ -119,6 +125,27 @@ describe('fusion', () => {
     assert.equal(x.semantic, undefined);
     assert.equal(x.lexical, 1);
     assert.equal(hits.find((hit) => hit.id === 'd')!.lexical, undefined);
+  });
+
+  it('ranks the same whether the agents are placed through positionOf or found in ids (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.nat(60), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.tuple(fc.nat(80), fc.float({ min: 0, max: 20, noNaN: true })), { maxLength: 30 }),
+        (vectorIds, lexicalPairs) => {
+          const ids = vectorIds.map((n) => `a${n}`);
+          const whole = ids.map((_, i) => Math.sin(i + 1));
+          const lexical = [...new Map(lexicalPairs.map(([n, score]) => [`a${n}`, score])).entries()].map(
+            ([id, score]) => ({ id, score }),
+          );
+          const positionOf = (id: string) => (ids.includes(id) ? ids.indexOf(id) : undefined);
+          const plain = fuse({ lexical, semantic: { ids, whole, clauses: [] }, top: 100 });
+          const placed = fuse({ lexical, semantic: { ids, whole, clauses: [], positionOf }, top: 100 });
+          assert.deepEqual(placed, plain);
+        },
+      ),
+      { numRuns: 80 },
+    );
   });
 
   it('lifts agents similar to the leaders (feedback)', () => {

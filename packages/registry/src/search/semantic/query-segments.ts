@@ -10,7 +10,6 @@ const BOUNDARY = new RegExp(
   `(?<=[.!?;。！？；])\\s+|\\s*[,，、]\\s*(?:${CHAIN}\\s+)?|\\s+${CHAIN}\\s+`,
   'iu',
 );
-/(?<=[.!?;。！？；])\s+|[,，、]\s*|\s+(?:and then|then|and|after that|afterwards|finally|also)\s+/iu;
 const MIN_WORDS = 2;
 export const MAX_SEGMENTS = 4;
 

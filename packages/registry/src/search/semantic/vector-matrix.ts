@@ -92,7 +92,7 @@ export class VectorMatrix {
   similarities(
     queries: readonly Float32Array[],
     candidates?: ReadonlySet<string>,
-  ): { ids: string[]; scores: Float32Array[] } {
+  ): { ids: string[]; scores: Float32Array[]; positionOf: (id: string) => number | undefined } {
     const dims = this.dimensions;
     for (const query of queries) {
       if (query.length !== dims) throw new Error(`query has ${query.length} dimensions, the index ${dims}`);
@@ -103,7 +103,15 @@ export class VectorMatrix {
       ? this.kernelScores(this.kernel, queries, slots, count)
       : this.loopScores(queries, slots, count);
     const ids = slots ? Array.from(slots, (slot) => this.ids[slot]!) : this.ids.slice();
-    return { ids, scores };
+    // Valid until the matrix changes, i.e. for the synchronous work that follows a search's similarities.
+    const slotOf = this.slotOf;
+    const positionOf = slots
+      ? (id: string) => {
+          const slot = slotOf.get(id);
+          return slot === undefined ? undefined : sortedIndexOf(slots, slot);
+        }
+      : (id: string) => slotOf.get(id);
+    return { ids, scores, positionOf };
   }
 
   /** The normalised mean of these agents' vectors; undefined when none of them has one. */
@@ -208,4 +216,17 @@ function dot(data: Float32Array, offset: number, query: Float32Array, dims: numb
   }
   for (; i < dims; i++) sum0 += data[offset + i]! * query[i]!;
   return sum0 + sum1 + sum2 + sum3;
+}
+
+function sortedIndexOf(sorted: Int32Array, value: number): number | undefined {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const at = sorted[mid]!;
+    if (at === value) return mid;
+    if (at < value) low = mid + 1;
+    else high = mid - 1;
+  }
+  return undefined;
 }
