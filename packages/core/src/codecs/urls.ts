@@ -20,13 +20,42 @@ export function trimTrailingSlash(base: string): string {
   return base.replace(/\/+$/, '');
 }
 
+/** Outside printable ASCII (control characters included: they take the general path, which is only slower). */
+const NOT_PRINTABLE_ASCII = /[^ -~]/;
+const COMBINING_MARKS = /[\u0300-\u036f]/g;
+const NOT_SLUG = /[^a-z0-9]+/g;
+const EDGE_DASHES = /^-+|-+$/g;
+
 /** A URL-safe token from free text: `Document Summarizer` → `document-summarizer`. */
 export function slugify(text: string): string {
-  const slug = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+  const slug = NOT_PRINTABLE_ASCII.test(text)
+    ? text
+        .normalize('NFKD')
+        .replace(COMBINING_MARKS, '')
+        .toLowerCase()
+        .replace(NOT_SLUG, '-')
+        .replace(EDGE_DASHES, '')
+    : asciiSlug(text);
   return slug === '' ? 'agent' : slug;
+}
+
+/**
+ * What the general path makes of printable ASCII (its own NFKD form, without combining marks), in one pass:
+ * letters lowercased, each run of other characters one dash, none at either end.
+ */
+function asciiSlug(text: string): string {
+  let slug = '';
+  let dash = false;
+  for (let i = 0; i < text.length; i++) {
+    let code = text.charCodeAt(i);
+    if (code >= 65 && code <= 90) code += 32;
+    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) {
+      if (dash && slug !== '') slug += '-';
+      dash = false;
+      slug += String.fromCharCode(code);
+    } else {
+      dash = true;
+    }
+  }
+  return slug;
 }

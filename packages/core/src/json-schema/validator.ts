@@ -6,8 +6,11 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import draft07MetaSchema from 'ajv/dist/refs/json-schema-draft-07.json' with { type: 'json' };
 import addFormatsModule from 'ajv-formats';
 import type { IssueCollector } from '../issues.js';
+import { plainJsonText } from '../json/plain-text.js';
 import { joinPointer } from '../json/pointer.js';
 import type { JsonSchema, JsonValue } from '../model/agent.js';
+import { createMetaFastPath, type MetaFastPath } from './meta-fast-path.js';
+import { isKnownValidSchema, rememberValidSchema } from './valid-schema-cache.js';
 
 // ajv-formats is CommonJS; depending on the loader its default export is the plugin or a namespace holding it.
 type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
@@ -96,7 +99,13 @@ export function checkSchemaDocument(
       );
     }
   }
-  const metaValidator = getMetaValidator(declared === undefined ? JSON_SCHEMA_2020_12 : String(declared));
+  const meta = getMetaValidators();
+  const isDraft07 = declared !== undefined && String(declared).replace(/#$/, '') === DRAFT_07;
+  const metaValidator = isDraft07 ? meta.draft07 : meta.draft202012;
+  if (!isDraft07 && meta.fastPath(schema)) return true;
+  // Validity is a function of the schema's data alone, so a schema seen valid before (same JSON text) still is.
+  const text = plainJsonText(schema);
+  if (text !== undefined && isKnownValidSchema(text)) return true;
   let valid: boolean;
   try {
     valid = metaValidator(schema) as boolean;
@@ -109,8 +118,11 @@ export function checkSchemaDocument(
     );
     return false;
   }
-  if (valid) return true;
-  const dialectName = metaValidator === getMetaValidator(DRAFT_07) ? 'draft-07' : '2020-12';
+  if (valid) {
+    if (text !== undefined) rememberValidSchema(text);
+    return true;
+  }
+  const dialectName = isDraft07 ? 'draft-07' : '2020-12';
   for (const error of mostSpecificErrors(metaValidator.errors ?? [])) {
     issues.error(
       pointer + error.instancePath,
@@ -122,15 +134,33 @@ export function checkSchemaDocument(
   return false;
 }
 
+interface MetaValidators {
+  draft07: ValidateFunction;
+  draft202012: ValidateFunction;
+  /** Answers "valid" for plain 2020-12 schemas without Ajv; see meta-fast-path.ts. */
+  fastPath: MetaFastPath;
+}
+let metaValidators: MetaValidators | undefined;
+
 /**
- * The compiled meta-schema validator for a dialect. Calling it directly is several times faster than
- * `ajv.validateSchema`, which matters: a five-agent document has a dozen schemas to check.
+ * The compiled meta-schema validators. Calling them directly is several times faster than `ajv.validateSchema`,
+ * which matters: a five-agent document has a dozen schemas to check.
  */
-function getMetaValidator(dialect: string): ValidateFunction {
-  const id = dialect.replace(/#$/, '') === DRAFT_07 ? DRAFT_07_ID : JSON_SCHEMA_2020_12;
-  const validate = getAjv().getSchema(id);
-  if (validate === undefined) throw new Error(`meta-schema ${id} is not loaded`);
-  return validate;
+function getMetaValidators(): MetaValidators {
+  if (metaValidators === undefined) {
+    const ajv = getAjv();
+    const compiled = (id: string): ValidateFunction => {
+      const validate = ajv.getSchema(id);
+      if (validate === undefined) throw new Error(`meta-schema ${id} is not loaded`);
+      return validate;
+    };
+    metaValidators = {
+      draft07: compiled(DRAFT_07_ID),
+      draft202012: compiled(JSON_SCHEMA_2020_12),
+      fastPath: createMetaFastPath(ajv),
+    };
+  }
+  return metaValidators;
 }
 
 /** One failure of an instance against a schema. */

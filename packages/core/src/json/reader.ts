@@ -47,11 +47,18 @@ export class ObjectReader {
   }
 
   has(key: string): boolean {
-    return Object.hasOwn(this.value, key) && this.value[key] !== undefined;
+    return this.own(key) !== undefined;
   }
 
   raw(key: string): JsonValue | undefined {
-    return Object.hasOwn(this.value, key) ? this.value[key] : undefined;
+    return this.own(key);
+  }
+
+  /** The member's value when the object has it itself (not one Object.prototype lends, like `constructor`). */
+  private own(key: string): JsonValue | undefined {
+    const value = this.value[key];
+    // Most lookups are of absent members: undefined settles those without the ownership test.
+    return value !== undefined && Object.hasOwn(this.value, key) ? value : undefined;
   }
 
   at(key: string | number): string {
@@ -138,7 +145,8 @@ export class ObjectReader {
     options: FieldOptions,
   ): T | undefined {
     const section = options.section ?? this.section;
-    if (!this.has(key)) {
+    const value = this.own(key);
+    if (value === undefined) {
       if (options.required) {
         const message = `Missing required field "${key}".`;
         if (options.lenient)
@@ -147,7 +155,6 @@ export class ObjectReader {
       }
       return undefined;
     }
-    const value = this.value[key];
     if (guard(value)) return value;
     this.issues.error(
       this.at(key),

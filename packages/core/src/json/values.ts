@@ -13,23 +13,35 @@ export function isStringArray(value: unknown): value is string[] {
  * functions, bigints, non-finite numbers, cycles); `structuredClone` throws on several of those. Non-JSON values
  * are dropped (in arrays they become null, as JSON.stringify does); a cycle is cut where it closes.
  */
-export function copyJson(value: unknown, seen: WeakSet<object> = new WeakSet()): JsonValue | undefined {
+export function copyJson(value: unknown): JsonValue | undefined {
+  return copyWithin(value, []);
+}
+
+/** `ancestors`: the objects being copied around this one; meeting one again closes a cycle. */
+function copyWithin(value: unknown, ancestors: object[]): JsonValue | undefined {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value !== 'object' || seen.has(value)) return undefined;
-  seen.add(value);
+  // The path from the root is short in real documents: a list beats hashing every object into a set.
+  if (typeof value !== 'object' || ancestors.includes(value)) return undefined;
+  ancestors.push(value);
   let copy: JsonValue;
   if (Array.isArray(value)) {
-    copy = value.map((item) => copyJson(item, seen) ?? null);
+    // Holes stay holes, as `map` leaves them.
+    const items: JsonValue[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      if (i in value) items[i] = copyWithin(value[i], ancestors) ?? null;
+    }
+    copy = items;
   } else {
     const object: JsonObject = {};
-    for (const [key, item] of Object.entries(value)) {
-      const copied = copyJson(item, seen);
+    const source = value as Record<string, unknown>;
+    for (const key of Object.keys(source)) {
+      const copied = copyWithin(source[key], ancestors);
       if (copied !== undefined) setOwn(object, key, copied);
     }
     copy = object;
   }
-  seen.delete(value);
+  ancestors.pop();
   return copy;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Validation against the official W3C WoT TD 1.1 JSON Schema, as shipped in the `wot-thing-description-types` npm
- * package. The schema is draft-07, so it gets its own draft-07 Ajv instance (core's shared instance is 2020-12),
- * compiled once, on first use, so that importing core stays cheap.
+ * package. The schema is draft-07, so it gets its own draft-07 Ajv instances (core's shared instance is 2020-12):
+ * one for a quick first pass that only says whether a TD is valid, one that collects and explains every error of
+ * a TD that is not. Each is compiled once, on first use, so that importing core stays cheap.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -9,6 +10,13 @@ import tdSchema from 'wot-thing-description-types/schema/td-json-schema-validati
   type: 'json',
 };
 import type { ValidationIssue } from '../../issues.js';
+import { plainJsonText } from '../../json/plain-text.js';
+import { isObject, jsonEqual } from '../../json/values.js';
+import {
+  isEvidentlyValidContext,
+  isEvidentlyValidDataSchema,
+  isEvidentlyValidTypeDeclaration,
+} from './first-pass-checks.js';
 import { type BranchValidator, explainSchemaErrors } from './schema-errors.js';
 
 // ajv-formats is CommonJS; depending on the loader its default export is the function or a namespace holding it.
@@ -40,6 +48,95 @@ function getCompiled(): Compiled {
     compiled = { ajv, validate: ajv.compile(tdSchema), branches: new WeakMap() };
   }
   return compiled;
+}
+
+/** Security schemes seen, by JSON text, with their verdicts: bounded in count and in length of text. */
+const MAX_REMEMBERED = 512;
+const MAX_REMEMBERED_LENGTH = 2_000;
+
+/**
+ * Where the first pass checks a definition its own way instead of through Ajv's code for it. Security schemes are
+ * small and repeat from one TD to the next (`{"scheme": "nosec"}`) while checking one is dear (ten alternatives
+ * are tried), so verdicts are remembered; action DataSchemas, `@context` and `@type` get quick checks
+ * (first-pass-checks.ts), and Ajv's code when a quick check cannot vouch for the value.
+ */
+const SHORTCUTS = [
+  { path: ['properties', 'securityDefinitions', 'additionalProperties'], definition: 'securityScheme' },
+  { path: ['properties', '@context'], definition: 'thing-context' },
+  { path: ['properties', '@type'], definition: 'type_declaration' },
+  { path: ['definitions', 'action_element', 'properties', 'input'], definition: 'dataSchema' },
+  { path: ['definitions', 'action_element', 'properties', 'output'], definition: 'dataSchema' },
+] as const;
+type Shortcut = (typeof SHORTCUTS)[number]['definition'];
+const QUICK_CHECKS: Readonly<Record<Exclude<Shortcut, 'securityScheme'>, (value: unknown) => boolean>> = {
+  'thing-context': isEvidentlyValidContext,
+  type_declaration: isEvidentlyValidTypeDeclaration,
+  dataSchema: isEvidentlyValidDataSchema,
+};
+const SHORTCUT_KEYWORD = 'x-agentry-shortcut';
+
+let firstPass: ValidateFunction | undefined;
+
+/**
+ * The first pass answers only "valid or not", and most TDs are valid: the same schema, without collecting errors,
+ * and with the shortcuts above. Each shortcut agrees with the definition it stands for (a verdict depends on the
+ * value alone: draft-07 has no dynamic scope), so the pass agrees with the full schema; only a TD it rejects is
+ * validated again in full, for the errors.
+ */
+function getFirstPass(): ValidateFunction {
+  if (firstPass === undefined) {
+    const ajv = new Ajv({ strict: false });
+    addFormats(ajv);
+    const definitions = new Map<Shortcut, ValidateFunction>();
+    const definition = (name: Shortcut): ValidateFunction => {
+      let validate = definitions.get(name);
+      if (validate === undefined) {
+        validate = ajv.getSchema(`${SCHEMA_ID}#/definitions/${name}`)!;
+        definitions.set(name, validate);
+      }
+      return validate;
+    };
+    const verdicts = new Map<string, boolean>();
+    const rememberedSecurityScheme = (data: unknown): boolean => {
+      // Only plain JSON data has a faithful text (what JSON.stringify drops, Ajv may still see).
+      const text = plainJsonText(data);
+      if (text === undefined || text.length > MAX_REMEMBERED_LENGTH)
+        return definition('securityScheme')(data) === true;
+      let verdict = verdicts.get(text);
+      if (verdict === undefined) {
+        verdict = definition('securityScheme')(data) === true;
+        if (verdicts.size >= MAX_REMEMBERED) verdicts.clear();
+        verdicts.set(text, verdict);
+      }
+      return verdict;
+    };
+    ajv.addKeyword({
+      keyword: SHORTCUT_KEYWORD,
+      schemaType: 'string',
+      errors: false,
+      validate: (name: Shortcut, data: unknown): boolean =>
+        name === 'securityScheme'
+          ? rememberedSecurityScheme(data)
+          : QUICK_CHECKS[name](data) || definition(name)(data) === true,
+    });
+    firstPass = ajv.compile(withShortcuts(tdSchema));
+  }
+  return firstPass;
+}
+
+/** The TD schema with each shortcut's `$ref` replaced by the shortcut keyword. */
+function withShortcuts(schema: object): object {
+  const copy = structuredClone(schema) as Record<string, unknown>;
+  for (const { path, definition } of SHORTCUTS) {
+    let parent: unknown = copy;
+    for (const key of path.slice(0, -1)) parent = isObject(parent) ? parent[key] : undefined;
+    const last = path[path.length - 1]!;
+    // Only where the schema refers to the definition exactly so: a schema laid out otherwise keeps its own check
+    // there (slower, never wrong).
+    if (isObject(parent) && jsonEqual(parent[last], { $ref: `#/definitions/${definition}` }))
+      parent[last] = { [SHORTCUT_KEYWORD]: definition };
+  }
+  return copy;
 }
 
 /** Validates `branch` (one alternative of a failed oneOf/anyOf) on its own, with the TD schema's definitions. */
@@ -74,6 +171,7 @@ function anchorRefs(schema: unknown): unknown {
  * failed unions are collapsed to the most useful message per location. An empty array means the document is valid.
  */
 export function validateThingDescription(document: unknown): ValidationIssue[] {
+  if (getFirstPass()(document)) return [];
   const { validate } = getCompiled();
   if (validate(document)) return [];
   const errors: ErrorObject[] = [...(validate.errors ?? [])];
