@@ -128,4 +128,15 @@ export const crawlMigrations: Record<string, Migration> = {
       await db.schema.dropTable('crawl_bodies').execute();
     },
   },
+  // An unchanged origin's re-crawl records its revalidations in the host's row (one write per host), not in each
+  // document's row; they are folded into the documents' rows at the next crawl that changes something.
+  '2026-11-21-203-crawl-revalidated': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('crawl_hosts').addColumn('revalidated', 'text').execute();
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      // The documents then look as they were before their revalidations: due again sooner, nothing lost.
+      await db.schema.alterTable('crawl_hosts').dropColumn('revalidated').execute();
+    },
+  },
 };

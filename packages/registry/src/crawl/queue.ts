@@ -5,7 +5,15 @@
  * it is due, and nothing claimed is lost.
  */
 import type { Kysely } from 'kysely';
-import type { CrawlAgentRow, CrawlBodyRow, CrawlDocumentRow, CrawlHostRow, CrawlTables } from './tables.js';
+import { StatementShapes, shapedChunks } from './statement-shapes.js';
+import type {
+  CrawlAgentRow,
+  CrawlBodyRow,
+  CrawlDocumentRow,
+  CrawlHostRow,
+  CrawlTables,
+  Revalidation,
+} from './tables.js';
 import type {
   CrawledAgent,
   DocumentKind,
@@ -14,12 +22,19 @@ import type {
   PreviousDocument,
 } from './types.js';
 
-// Rows per multi-row statement: at 16 columns, well under the bound parameters SQLite (32,766) and PostgreSQL
-// (65,535) accept.
-const ROWS_PER_STATEMENT = 200;
+// Rows per multi-row statement (the largest of the shapes, see statement-shapes.ts): at 16 columns, well under the
+// bound parameters SQLite (32,766) and PostgreSQL (65,535) accept.
+const ROWS_PER_STATEMENT = 128;
 
 export class CrawlQueue {
+  readonly #shapes = new StatementShapes();
+
   constructor(private readonly db: Kysely<CrawlTables>) {}
+
+  /** Multi-row statements built anew at every run, because Kysely did not bind their rows' values as expected. */
+  get unshapedStatements(): string[] {
+    return this.#shapes.unshaped;
+  }
 
   /** Adds origins not already queued, due now. Returns the origins that were new. */
   async add(origins: readonly string[], addedBy: string, now: string): Promise<string[]> {
@@ -49,6 +64,7 @@ export class CrawlQueue {
               last_outcome: null,
               last_crawled_at: null,
               crawls: 0,
+              revalidated: null,
             }),
           );
         if (rows.length === 0) continue;
@@ -181,6 +197,17 @@ export class CrawlQueue {
     await query.execute();
   }
 
+  /** The crawlers holding claims (their instance ids). */
+  async claimants(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('crawl_hosts')
+      .select('claimed_by')
+      .distinct()
+      .where('status', '=', 'claimed')
+      .execute();
+    return rows.flatMap((row) => (row.claimed_by === null ? [] : [row.claimed_by]));
+  }
+
   /** How many hosts are due now. */
   async countDue(now: string): Promise<number> {
     const row = await this.db
@@ -218,15 +245,27 @@ export class CrawlQueue {
    * queries for a whole claim rather than two per host.
    */
   async snapshots(origins: readonly string[]): Promise<Map<string, HostSnapshot>> {
-    const snapshots = new Map<string, HostSnapshot>(
-      origins.map((origin) => [origin, { previous: new Map(), agents: [] }]),
-    );
+    const snapshots = new Map<string, HostSnapshot>(origins.map((origin) => [origin, emptySnapshot()]));
     for (const chunk of chunks(origins, 500)) {
-      const [documents, agents] = await Promise.all([
+      const [hosts, documents, agents] = await Promise.all([
+        this.db
+          .selectFrom('crawl_hosts')
+          .select(['origin', 'revalidated'])
+          .where('origin', 'in', chunk)
+          .execute(),
         this.db.selectFrom('crawl_documents').selectAll().where('origin', 'in', chunk).execute(),
         this.db.selectFrom('crawl_agents').select(AGENT_STATE_COLUMNS).where('origin', 'in', chunk).execute(),
       ]);
-      for (const row of documents) snapshots.get(row.origin)?.previous.set(row.url, previousOf(row));
+      for (const row of hosts) {
+        const snapshot = snapshots.get(row.origin);
+        if (snapshot !== undefined) snapshot.revalidated = revalidationsOf(row.revalidated);
+      }
+      for (const row of documents) {
+        const snapshot = snapshots.get(row.origin);
+        if (snapshot === undefined) continue;
+        snapshot.stored.set(row.url, row);
+        snapshot.previous.set(row.url, previousOf(withRevalidation(row, snapshot.revalidated.get(row.url))));
+      }
       for (const row of agents) snapshots.get(row.origin)?.agents.push(row);
     }
     return snapshots;
@@ -270,6 +309,7 @@ export class CrawlQueue {
    */
   async completeAll(completions: readonly Completion[]): Promise<Set<string>> {
     if (completions.length === 0) return new Set();
+    const shapes = this.#shapes;
     return this.db.transaction().execute(async (trx) => {
       const queued = new Set<string>();
       for (const chunk of chunks([...new Set(completions.map((completion) => completion.origin))], 500)) {
@@ -290,58 +330,64 @@ export class CrawlQueue {
         await trx.deleteFrom('crawl_documents').where('origin', 'in', chunk).execute();
         await trx.deleteFrom('crawl_bodies').where('origin', 'in', chunk).execute();
       }
-      for (const chunk of chunks(
+      for (const chunk of shapedChunks(
         replaced.flatMap((completion) => completion.bodies ?? []),
         ROWS_PER_STATEMENT,
       )) {
-        await trx.insertInto('crawl_bodies').values(chunk).execute();
+        await shapes.run(trx, `bodies:${chunk.length}`, valuesOf(chunk, BODY_COLUMNS), () =>
+          trx.insertInto('crawl_bodies').values(chunk),
+        );
       }
-      for (const chunk of chunks(
+      for (const chunk of shapedChunks(
         replaced.flatMap((completion) => completion.documents ?? []),
         ROWS_PER_STATEMENT,
       )) {
-        await trx.insertInto('crawl_documents').values(chunk).execute();
+        await shapes.run(trx, `documents:${chunk.length}`, valuesOf(chunk, DOCUMENT_COLUMNS), () =>
+          trx.insertInto('crawl_documents').values(chunk),
+        );
       }
-      for (const chunk of chunks(
+      for (const chunk of shapedChunks(
         live.flatMap((completion) => completion.documentUpdates ?? []),
         ROWS_PER_STATEMENT,
       )) {
         // Every row exists (the document was read from it); only what a revalidation changes is written.
-        await trx
-          .insertInto('crawl_documents')
-          .values(chunk.map(revalidationOf))
-          .onConflict((oc) =>
-            oc.columns(['origin', 'url']).doUpdateSet((eb) => ({
-              status: eb.ref('excluded.status'),
-              reason: eb.ref('excluded.reason'),
-              http_status: eb.ref('excluded.http_status'),
-              etag: eb.ref('excluded.etag'),
-              last_modified: eb.ref('excluded.last_modified'),
-              fetched_at: eb.ref('excluded.fetched_at'),
-              expires_at: eb.ref('excluded.expires_at'),
-              lifetime_seconds: eb.ref('excluded.lifetime_seconds'),
-            })),
-          )
-          .execute();
+        await shapes.run(trx, `revalidations:${chunk.length}`, valuesOf(chunk, REVALIDATION_COLUMNS), () =>
+          trx
+            .insertInto('crawl_documents')
+            .values(chunk.map(revalidationRowOf))
+            .onConflict((oc) =>
+              oc.columns(['origin', 'url']).doUpdateSet((eb) => ({
+                status: eb.ref('excluded.status'),
+                reason: eb.ref('excluded.reason'),
+                http_status: eb.ref('excluded.http_status'),
+                etag: eb.ref('excluded.etag'),
+                last_modified: eb.ref('excluded.last_modified'),
+                fetched_at: eb.ref('excluded.fetched_at'),
+                expires_at: eb.ref('excluded.expires_at'),
+                lifetime_seconds: eb.ref('excluded.lifetime_seconds'),
+              })),
+            ),
+        );
       }
-      for (const chunk of chunks(
+      for (const chunk of shapedChunks(
         live.flatMap((completion) => completion.agentUpserts),
         ROWS_PER_STATEMENT,
       )) {
-        await trx
-          .insertInto('crawl_agents')
-          .values(chunk)
-          .onConflict((oc) =>
-            oc.columns(['origin', 'agent_id']).doUpdateSet((eb) => ({
-              state: eb.ref('excluded.state'),
-              inactive_reason: eb.ref('excluded.inactive_reason'),
-              missing_count: eb.ref('excluded.missing_count'),
-              hash: eb.ref('excluded.hash'),
-              crawled: eb.ref('excluded.crawled'),
-              updated_at: eb.ref('excluded.updated_at'),
-            })),
-          )
-          .execute();
+        await shapes.run(trx, `agents:${chunk.length}`, valuesOf(chunk, AGENT_COLUMNS), () =>
+          trx
+            .insertInto('crawl_agents')
+            .values(chunk)
+            .onConflict((oc) =>
+              oc.columns(['origin', 'agent_id']).doUpdateSet((eb) => ({
+                state: eb.ref('excluded.state'),
+                inactive_reason: eb.ref('excluded.inactive_reason'),
+                missing_count: eb.ref('excluded.missing_count'),
+                hash: eb.ref('excluded.hash'),
+                crawled: eb.ref('excluded.crawled'),
+                updated_at: eb.ref('excluded.updated_at'),
+              })),
+            ),
+        );
       }
       for (const completion of live) {
         for (const change of completion.agentStates) {
@@ -359,38 +405,42 @@ export class CrawlQueue {
         }
       }
       // One statement for every host of the batch: each row exists (checked above, in this transaction), so the
-      // insert always turns into the update, which ends the claim and counts the crawl.
-      for (const chunk of chunks(live, ROWS_PER_STATEMENT)) {
-        await trx
-          .insertInto('crawl_hosts')
-          .values(
-            chunk.map(
-              (completion): CrawlHostRow => ({
-                origin: completion.origin,
-                added_by: '',
-                added_at: '',
-                status: 'idle',
-                claimed_by: null,
-                claimed_until: null,
-                crawls: 1,
-                ...completion.host,
-              }),
+      // insert always turns into the update, which ends the claim and counts the crawl. Every value comes from the
+      // row (`excluded`), so that the statement's only parameters are the rows'.
+      for (const chunk of shapedChunks(
+        live.map(
+          (completion): CrawlHostRow => ({
+            origin: completion.origin,
+            added_by: '',
+            added_at: '',
+            status: 'idle',
+            claimed_by: null,
+            claimed_until: null,
+            crawls: 1,
+            ...completion.host,
+          }),
+        ),
+        ROWS_PER_STATEMENT,
+      )) {
+        await shapes.run(trx, `hosts:${chunk.length}`, valuesOf(chunk, HOST_COLUMNS), () =>
+          trx
+            .insertInto('crawl_hosts')
+            .values(chunk)
+            .onConflict((oc) =>
+              oc.column('origin').doUpdateSet((eb) => ({
+                status: eb.ref('excluded.status'),
+                claimed_by: eb.ref('excluded.claimed_by'),
+                claimed_until: eb.ref('excluded.claimed_until'),
+                next_due_at: eb.ref('excluded.next_due_at'),
+                failures: eb.ref('excluded.failures'),
+                last_error: eb.ref('excluded.last_error'),
+                last_outcome: eb.ref('excluded.last_outcome'),
+                last_crawled_at: eb.ref('excluded.last_crawled_at'),
+                revalidated: eb.ref('excluded.revalidated'),
+                crawls: eb('crawl_hosts.crawls', '+', eb.ref('excluded.crawls')),
+              })),
             ),
-          )
-          .onConflict((oc) =>
-            oc.column('origin').doUpdateSet((eb) => ({
-              status: 'idle',
-              claimed_by: null,
-              claimed_until: null,
-              next_due_at: eb.ref('excluded.next_due_at'),
-              failures: eb.ref('excluded.failures'),
-              last_error: eb.ref('excluded.last_error'),
-              last_outcome: eb.ref('excluded.last_outcome'),
-              last_crawled_at: eb.ref('excluded.last_crawled_at'),
-              crawls: eb('crawl_hosts.crawls', '+', 1),
-            })),
-          )
-          .execute();
+        );
       }
       return queued;
     });
@@ -492,13 +542,14 @@ export class CrawlQueue {
     return this.db.selectFrom('crawl_hosts').selectAll().where('origin', '=', origin).executeTakeFirst();
   }
 
+  /** An origin's documents as its last crawl left them (revalidations included). */
   async documents(origin: string): Promise<CrawlDocumentRow[]> {
-    return this.db
-      .selectFrom('crawl_documents')
-      .selectAll()
-      .where('origin', '=', origin)
-      .orderBy('url')
-      .execute();
+    const [host, rows] = await Promise.all([
+      this.db.selectFrom('crawl_hosts').select('revalidated').where('origin', '=', origin).executeTakeFirst(),
+      this.db.selectFrom('crawl_documents').selectAll().where('origin', '=', origin).orderBy('url').execute(),
+    ]);
+    const revalidated = revalidationsOf(host?.revalidated ?? null);
+    return rows.map((row) => withRevalidation(row, revalidated.get(row.url)));
   }
 }
 
@@ -529,9 +580,20 @@ const AGENT_STATE_COLUMNS = [
 
 /** What a host's last crawls left, read at once for a whole claim. */
 export interface HostSnapshot {
+  /** The documents, their revalidations included. */
   previous: Map<string, PreviousDocument>;
   agents: AgentState[];
+  /** The revalidations not yet written to the documents' rows (the host's `revalidated`), by URL. */
+  revalidated: Revalidations;
+  /** The documents' rows as stored, revalidations left out. */
+  stored: Map<string, CrawlDocumentRow>;
 }
+
+export function emptySnapshot(): HostSnapshot {
+  return { previous: new Map(), agents: [], revalidated: new Map(), stored: new Map() };
+}
+
+export type Revalidations = Map<string, Revalidation>;
 
 export interface Completion {
   origin: string;
@@ -539,7 +601,10 @@ export interface Completion {
   documents?: CrawlDocumentRow[];
   /** With `documents`: the bodies to keep (replacing the stored ones). */
   bodies?: CrawlBodyRow[];
-  /** The documents an unchanged origin's crawl asked for again: their validators and due times are written. */
+  /**
+   * The documents an unchanged origin's crawl asked for again whose rows are written in place (validators, due
+   * times), when the host's `revalidated` cannot stand in for them.
+   */
   documentUpdates?: CrawlDocumentRow[];
   agentUpserts: CrawlAgentRow[];
   agentStates: Array<{
@@ -548,7 +613,10 @@ export interface Completion {
     inactiveReason: CrawlAgentRow['inactive_reason'];
     missingCount: number;
   }>;
-  host: Pick<CrawlHostRow, 'next_due_at' | 'failures' | 'last_error' | 'last_outcome' | 'last_crawled_at'>;
+  host: Pick<
+    CrawlHostRow,
+    'next_due_at' | 'failures' | 'last_error' | 'last_outcome' | 'last_crawled_at' | 'revalidated'
+  >;
 }
 
 export function documentRow(origin: string, record: DocumentRecord, expiresAt: string): CrawlDocumentRow {
@@ -573,7 +641,7 @@ export function documentRow(origin: string, record: DocumentRecord, expiresAt: s
 }
 
 /** What a revalidation changes in a document's row, with the columns an insert cannot do without. */
-function revalidationOf(row: CrawlDocumentRow) {
+function revalidationRowOf(row: CrawlDocumentRow) {
   const { origin, url, status, reason, http_status, etag, last_modified, fetched_at, expires_at } = row;
   return {
     origin,
@@ -593,6 +661,58 @@ function revalidationOf(row: CrawlDocumentRow) {
 /** The body row of a document that has a body to keep. */
 export function bodyRow(origin: string, record: DocumentRecord): CrawlBodyRow | undefined {
   return record.body === undefined ? undefined : { origin, url: record.url, body: record.body };
+}
+
+/**
+ * The host's `revalidated` after `rows` were revalidated (each replacing what an earlier revalidation said of its
+ * document), less the documents in `written` (their rows were written): JSON, or null when there is none.
+ */
+export function revalidationsAfter(
+  before: Revalidations,
+  rows: readonly CrawlDocumentRow[],
+  written: readonly CrawlDocumentRow[] = [],
+): string | null {
+  const revalidated = new Map(before);
+  for (const row of written) revalidated.delete(row.url);
+  for (const row of rows) {
+    revalidated.set(row.url, [
+      row.url,
+      row.status,
+      row.reason,
+      row.http_status,
+      row.etag,
+      row.last_modified,
+      row.fetched_at,
+      row.expires_at,
+      row.lifetime_seconds,
+    ]);
+  }
+  return revalidated.size === 0 ? null : JSON.stringify([...revalidated.values()]);
+}
+
+function revalidationsOf(json: string | null): Revalidations {
+  const revalidations: Revalidations = new Map();
+  if (json !== null)
+    for (const entry of JSON.parse(json) as Revalidation[]) revalidations.set(entry[0], entry);
+  return revalidations;
+}
+
+/** A document's row as its last revalidation left it. */
+function withRevalidation(row: CrawlDocumentRow, revalidation: Revalidation | undefined): CrawlDocumentRow {
+  if (revalidation === undefined) return row;
+  const [, status, reason, http_status, etag, last_modified, fetched_at, expires_at, lifetime_seconds] =
+    revalidation;
+  return {
+    ...row,
+    status,
+    reason,
+    http_status,
+    etag,
+    last_modified,
+    fetched_at,
+    expires_at,
+    lifetime_seconds,
+  };
 }
 
 /** A stored document as the next crawl's `previous`. */
@@ -618,6 +738,84 @@ function previousOf(row: CrawlDocumentRow): PreviousDocument {
   if (row.digest !== null) previous.digest = row.digest;
   return previous;
 }
+
+/**
+ * The parameters of a multi-row insert: each row's values in the order of `columns`, whatever the order of the
+ * row's own keys (the rows' types give every column a value).
+ */
+function valuesOf<Row>(rows: readonly Row[], columns: readonly (keyof Row)[]): unknown[] {
+  const values: unknown[] = [];
+  for (const row of rows) for (const column of columns) values.push(row[column]);
+  return values;
+}
+
+const BODY_COLUMNS = ['origin', 'url', 'body'] as const satisfies ReadonlyArray<keyof CrawlBodyRow>;
+
+const DOCUMENT_COLUMNS = [
+  'origin',
+  'url',
+  'kind',
+  'status',
+  'reason',
+  'http_status',
+  'etag',
+  'last_modified',
+  'fetched_at',
+  'expires_at',
+  'lifetime_seconds',
+  'source',
+  'linked_from',
+  'agent_ids',
+  'issues',
+  'digest',
+] as const satisfies ReadonlyArray<keyof CrawlDocumentRow>;
+
+const REVALIDATION_COLUMNS = [
+  'origin',
+  'url',
+  'status',
+  'reason',
+  'http_status',
+  'etag',
+  'last_modified',
+  'fetched_at',
+  'expires_at',
+  'lifetime_seconds',
+  'source',
+] as const satisfies ReadonlyArray<keyof CrawlDocumentRow>;
+
+const AGENT_COLUMNS = [
+  'origin',
+  'agent_id',
+  'state',
+  'inactive_reason',
+  'missing_count',
+  'hash',
+  'crawled',
+  'first_seen_at',
+  'updated_at',
+  'liveness_status',
+  'liveness_checked_at',
+  'liveness_seen_at',
+  'liveness_latency_ms',
+  'liveness_due_at',
+] as const satisfies ReadonlyArray<keyof CrawlAgentRow>;
+
+const HOST_COLUMNS = [
+  'origin',
+  'added_by',
+  'added_at',
+  'status',
+  'claimed_by',
+  'claimed_until',
+  'crawls',
+  'next_due_at',
+  'failures',
+  'last_error',
+  'last_outcome',
+  'last_crawled_at',
+  'revalidated',
+] as const satisfies ReadonlyArray<keyof CrawlHostRow>;
 
 export function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
   for (let at = 0; at < items.length; at += size) yield items.slice(at, at + size);

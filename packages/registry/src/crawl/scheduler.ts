@@ -5,6 +5,7 @@
  * intervals. See docs/crawler.md.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FetchPolicy, SecureFetcher } from '@agentry/client';
 import type { Kysely } from 'kysely';
 import { CompletionWriter } from './completions.js';
@@ -19,7 +20,9 @@ import {
   type Completion,
   CrawlQueue,
   documentRow,
+  emptySnapshot,
   type HostSnapshot,
+  revalidationsAfter,
 } from './queue.js';
 import type { CrawlAgentRow, CrawlDocumentRow, CrawlHostRow, CrawlTables } from './tables.js';
 import type { CrawledAgent, CrawlSink, DocumentRecord, LivenessResult, OriginCrawl } from './types.js';
@@ -44,7 +47,9 @@ export interface CrawlerOptions {
   leaseMs?: number;
   /**
    * Names this crawler's claims. A crawler restarted with the same id takes its unfinished claims back at once;
-   * others wait for the lease to expire (default: random per crawler).
+   * others wait for the lease to expire. The default names this machine and process
+   * (`crawler:<hostname>:<pid>:<uuid>`), so that claims left by a crawler process that died on this machine are
+   * taken back at once by the next crawler to run.
    */
   instanceId?: string;
   /** Per request (default: the fetcher's). */
@@ -193,7 +198,7 @@ class QueueCrawler implements Crawler {
       defaultIntervalMs: clamp(options.defaultIntervalMs ?? 3_600_000, minIntervalMs, maxIntervalMs),
       failureThreshold: positive(options.failureThreshold ?? 3, 'failureThreshold'),
       leaseMs: positive(options.leaseMs ?? 300_000, 'leaseMs'),
-      instanceId: options.instanceId ?? `crawler-${randomUUID()}`,
+      instanceId: options.instanceId ?? localInstanceId(),
       idlePollMs: positive(options.idlePollMs ?? 30_000, 'idlePollMs'),
       liveness:
         liveness === false
@@ -230,6 +235,11 @@ class QueueCrawler implements Crawler {
       await this.#queue.release(this.#settings.instanceId);
       this.#ownClaimsReleased = true;
     }
+    // So does one that follows a crawler killed on this machine (kill -9, a crash): its claims need not wait for
+    // their lease to run out.
+    for (const claimant of await this.#queue.claimants()) {
+      if (isDeadLocalCrawler(claimant)) await this.#queue.release(claimant);
+    }
     const started = performance.now();
     const dueBy = this.#iso();
     const chosen = run.origins === undefined ? undefined : [...new Set(run.origins.map(normalizeOrigin))];
@@ -251,7 +261,10 @@ class QueueCrawler implements Crawler {
     };
     const buffer: ClaimedCrawl[] = [];
     const interrupted: string[] = [];
-    const writer = new CompletionWriter(this.#queue, Math.ceil(this.#settings.concurrency / 2));
+    // A batch waits for a quarter of the workers at most: each waits for its own crawl's commit before taking the next
+    // host, and waiting for half of them could leave too few crawling to keep the fetcher busy when hosts finish
+    // fast (an unchanged re-crawl).
+    const writer = new CompletionWriter(this.#queue, Math.ceil(this.#settings.concurrency / 4));
     let exhausted = false;
     let refilling: Promise<void> | undefined;
     let refillError: { error: unknown } | undefined;
@@ -283,7 +296,7 @@ class QueueCrawler implements Crawler {
         for (const host of claimed) {
           buffer.push({
             ...host,
-            snapshot: snapshots.get(host.origin) ?? { previous: new Map(), agents: [] },
+            snapshot: snapshots.get(host.origin) ?? emptySnapshot(),
           });
         }
       })()
@@ -432,7 +445,7 @@ class QueueCrawler implements Crawler {
           : { maxResponseBytes: this.options.maxResponseBytes }),
       });
       summary.documents += crawl.documents.filter((record) => record.fetched).length;
-      const plan = this.#plan(crawl, previous, known, failures);
+      const plan = this.#plan(crawl, previous, known, failures, claimed.snapshot);
       if (plan.revived.length > 0)
         plan.upserts.push(...(await this.#queue.crawledAgents(origin, plan.revived)));
       const { sink } = this.options;
@@ -479,6 +492,7 @@ class QueueCrawler implements Crawler {
     previous: Map<string, { expiresAt?: string }>,
     known: readonly AgentState[],
     failuresBefore: number,
+    snapshot: HostSnapshot,
   ): Plan {
     const now = this.#now();
     const nowIso = new Date(now).toISOString();
@@ -500,6 +514,7 @@ class QueueCrawler implements Crawler {
           last_error: null,
           last_outcome: null,
           last_crawled_at: nowIso,
+          revalidated: null,
         },
       },
     };
@@ -511,8 +526,19 @@ class QueueCrawler implements Crawler {
     const rowOf = (index: number): CrawlDocumentRow =>
       documentRow(crawl.origin, crawl.documents[index]!, expiries[index]!);
     if (crawl.unchanged && !crawl.unreachable) {
-      // Only what was asked for again changed: its validators and due time.
-      completion.documentUpdates = crawl.documents.flatMap((record, i) => (record.fetched ? [rowOf(i)] : []));
+      // Only what was asked for again changed: its validators and due time. That goes into the host's row, which is
+      // written anyway, rather than into each document's; a document that stops (or starts) counting as read, which
+      // the host's counts take from the documents' rows, has its row written.
+      const revalidated: CrawlDocumentRow[] = [];
+      const inPlace: CrawlDocumentRow[] = [];
+      crawl.documents.forEach((record, i) => {
+        if (!record.fetched) return;
+        const row = rowOf(i);
+        const counted = isRead(row.status) === isRead(snapshot.stored.get(record.url)?.status);
+        (counted ? revalidated : inPlace).push(row);
+      });
+      if (inPlace.length > 0) completion.documentUpdates = inPlace;
+      completion.host.revalidated = revalidationsAfter(snapshot.revalidated, revalidated, inPlace);
     } else {
       completion.documents = crawl.documents.map((_record, i) => rowOf(i));
       completion.bodies = crawl.documents.flatMap((record) => bodyRow(crawl.origin, record) ?? []);
@@ -720,6 +746,11 @@ export function agentHash(crawled: CrawledAgent): string {
   return createHash('sha256').update(JSON.stringify(stable)).digest('base64url');
 }
 
+/** Read at the last crawl (ok or not modified): what a host's document count counts. */
+function isRead(status: string | undefined): boolean {
+  return status === 'ok' || status === 'not-modified';
+}
+
 function firstReason(documents: readonly DocumentRecord[]): string {
   return documents.find((record) => record.reason !== undefined)?.reason ?? 'No document could be fetched.';
 }
@@ -760,6 +791,30 @@ function documentDetail(row: CrawlDocumentRow): HostDetail['documentRecords'][nu
   if (row.agent_ids !== null) detail.agentIds = JSON.parse(row.agent_ids) as string[];
   if (row.issues !== null) detail.issues = JSON.parse(row.issues) as string[];
   return detail;
+}
+
+/** The default instance id: this machine, this process, and a random part for crawlers sharing a process. */
+function localInstanceId(): string {
+  return `crawler:${hostname()}:${process.pid}:${randomUUID()}`;
+}
+
+/**
+ * True for the default id of a crawler on this machine whose process is gone. A process id taken again by another
+ * process reads as alive: its claims then wait for their lease, as any other crawler's.
+ */
+function isDeadLocalCrawler(instanceId: string): boolean {
+  const parts = instanceId.split(':');
+  if (parts.length < 4 || parts[0] !== 'crawler') return false;
+  const pid = Number(parts.at(-2));
+  if (parts.slice(1, -2).join(':') !== hostname() || !Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    // EPERM: the process exists, under another user.
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }
 
 function clamp(value: number, min: number, max: number): number {

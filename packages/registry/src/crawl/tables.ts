@@ -13,6 +13,11 @@ export interface CrawlHostRow {
   last_outcome: string | null;
   last_crawled_at: string | null;
   crawls: number;
+  /**
+   * JSON: the documents revalidated (304, or the same body again) since their rows were last written, an array of
+   * `Revalidation`s. An unchanged origin's crawl rewrites this one row, not its documents' rows.
+   */
+  revalidated: string | null;
 }
 
 export interface CrawlDocumentRow {
@@ -69,3 +74,19 @@ export interface CrawlTables {
   crawl_bodies: CrawlBodyRow;
   crawl_agents: CrawlAgentRow;
 }
+
+/**
+ * What a revalidation left in a document's row, as a tuple (JSON arrays are cheaper to write and read than objects
+ * with names): URL, status, reason, HTTP status, ETag, Last-Modified, fetched at, expires at, lifetime.
+ */
+export type Revalidation = [
+  url: string,
+  status: string,
+  reason: string | null,
+  httpStatus: number | null,
+  etag: string | null,
+  lastModified: string | null,
+  fetchedAt: string,
+  expiresAt: string,
+  lifetimeSeconds: number | null,
+];

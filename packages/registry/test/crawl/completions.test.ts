@@ -50,6 +50,7 @@ function completion(origin: string, agentHash: string | null = 'h1'): Completion
       last_error: null,
       last_outcome: 'changed',
       last_crawled_at: NOW,
+      revalidated: null,
     },
   };
 }
@@ -83,4 +84,105 @@ test('crawls finishing together are recorded together; a bad one fails alone', a
       ['https://c.example', 'idle', 1, 1],
     ],
   );
+});
+
+test('multi-row statements are built once per shape, then run again with the new rows’ values', async () => {
+  const origins = ['https://a.example', 'https://b.example', 'https://c.example'];
+  await queue.add(origins, 'test', NOW);
+  const document = (origin: string, etag: string, fetchedAt: string) => ({
+    origin,
+    url: `${origin}/.well-known/woa.json`,
+    kind: 'woa',
+    status: 'ok',
+    reason: null,
+    http_status: 200,
+    etag,
+    last_modified: null,
+    fetched_at: fetchedAt,
+    expires_at: '2026-11-21T01:00:00.000Z',
+    lifetime_seconds: 300,
+    source: 'native',
+    linked_from: null,
+    agent_ids: '["echo"]',
+    issues: null,
+    digest: `digest-${etag}`,
+  });
+  // Rounds of different sizes (3 = 2 + 1 rows, then 2, then 1) reuse the shapes of the rounds before them.
+  for (const [round, batch] of [origins, origins.slice(0, 2), origins.slice(2)].entries()) {
+    await queue.claimOrigins(batch, 'me', { now: NOW, leaseUntil: '2026-11-21T00:05:00.000Z' });
+    const fetchedAt = `2026-11-21T00:0${round}:00.000Z`;
+    const recorded = await queue.completeAll(
+      batch.map((origin) => ({
+        ...completion(origin, `hash-${round}`),
+        documents: [document(origin, `"e${round}"`, fetchedAt)],
+        bodies: [{ origin, url: `${origin}/.well-known/woa.json`, body: `{"round":${round}}` }],
+      })),
+    );
+    assert.equal(recorded.size, batch.length);
+    // The same documents revalidated: the in-place updates' shapes.
+    await queue.claimOrigins(batch, 'me', { now: NOW, leaseUntil: '2026-11-21T00:05:00.000Z' });
+    await queue.completeAll(
+      batch.map((origin) => ({
+        ...completion(origin, `hash-${round}`),
+        documents: undefined,
+        agentUpserts: [],
+        documentUpdates: [
+          { ...document(origin, `"r${round}"`, fetchedAt), status: 'not-modified', http_status: 304 },
+        ],
+      })),
+    );
+  }
+  assert.deepEqual(queue.unshapedStatements, []);
+  const rows = database.sqlite
+    .prepare(
+      'SELECT origin, status, http_status, etag, fetched_at, digest FROM crawl_documents ORDER BY origin',
+    )
+    .all();
+  assert.deepEqual(rows, [
+    {
+      origin: 'https://a.example',
+      status: 'not-modified',
+      http_status: 304,
+      etag: '"r1"',
+      fetched_at: '2026-11-21T00:01:00.000Z',
+      digest: 'digest-"e1"',
+    },
+    {
+      origin: 'https://b.example',
+      status: 'not-modified',
+      http_status: 304,
+      etag: '"r1"',
+      fetched_at: '2026-11-21T00:01:00.000Z',
+      digest: 'digest-"e1"',
+    },
+    {
+      origin: 'https://c.example',
+      status: 'not-modified',
+      http_status: 304,
+      etag: '"r2"',
+      fetched_at: '2026-11-21T00:02:00.000Z',
+      digest: 'digest-"e2"',
+    },
+  ]);
+  const bodies = database.sqlite.prepare('SELECT origin, body FROM crawl_bodies ORDER BY origin').all();
+  assert.deepEqual(bodies, [
+    { origin: 'https://a.example', body: '{"round":1}' },
+    { origin: 'https://b.example', body: '{"round":1}' },
+    { origin: 'https://c.example', body: '{"round":2}' },
+  ]);
+  const hosts = await queue.hosts();
+  assert.deepEqual(
+    hosts.map((host) => [host.origin, host.status, host.crawls, host.agents]),
+    [
+      ['https://a.example', 'idle', 4, 1],
+      ['https://b.example', 'idle', 4, 1],
+      ['https://c.example', 'idle', 4, 1],
+    ],
+  );
+  const agents = database.sqlite.prepare('SELECT origin, hash FROM crawl_agents ORDER BY origin').all();
+  assert.deepEqual(agents, [
+    { origin: 'https://a.example', hash: 'hash-1' },
+    { origin: 'https://b.example', hash: 'hash-1' },
+    { origin: 'https://c.example', hash: 'hash-2' },
+  ]);
 });

@@ -1,6 +1,7 @@
 /**
  * The crawler's migrations over a database that already holds crawls: bodies stored in document rows by the first
- * schema move to their own table, and come back on the way down.
+ * schema move to their own table, and come back on the way down; hosts gain (and lose) the column their
+ * revalidations are kept in.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -35,6 +36,13 @@ test('bodies move out of the document rows and back', async () => {
       db,
     );
     assert.ok(documents.rows.every((row) => !('body' in row) && row['digest'] === null));
+    const hostColumns = await sql<{
+      name: string;
+    }>`select name from pragma_table_info('crawl_hosts')`.execute(db);
+    assert.ok(
+      hostColumns.rows.some((column) => column.name === 'revalidated'),
+      'hosts keep their revalidations',
+    );
 
     assert.equal((await migrator.migrateTo('2026-11-21-201-crawl-due-order')).error, undefined);
     const restored = await sql<{ url: string; body: string | null }>`select url, body from crawl_documents

@@ -4,8 +4,12 @@
  * and crawls that stop half-way and are resumed without losing or repeating finished work.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { hostname } from 'node:os';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { type Crawler, type CrawlProgress, createCrawler } from '../../src/crawl/scheduler.js';
+import type { Revalidation } from '../../src/crawl/tables.js';
 import { openTestDatabase, type TestDatabase } from './support/db.js';
 import { emittedOne, woaFor } from './support/documents.js';
 import { cacheable, type Fleet, startFleet } from './support/fleet.js';
@@ -148,6 +152,86 @@ describe('re-crawls', () => {
     assert.equal(woa?.status, 'not-modified');
     assert.equal(woa?.etag, '"woa-1"');
     assert.equal(detail?.crawls, 2);
+  });
+
+  test('an unchanged re-crawl writes its host’s row only; the next crawls read it, a change folds it in', async () => {
+    const name = 'folded.test';
+    const origin = serveSite(name);
+    const instance = crawler();
+    await instance.add([origin]);
+    await instance.runOnce();
+    const documentRows = () =>
+      database.sqlite.prepare('SELECT * FROM crawl_documents WHERE origin = ? ORDER BY url').all(origin);
+    const rowsAfterFirst = documentRows();
+    const revalidated = async () =>
+      (
+        await database.db
+          .selectFrom('crawl_hosts')
+          .select('revalidated')
+          .where('origin', '=', origin)
+          .executeTakeFirstOrThrow()
+      ).revalidated;
+    assert.equal(await revalidated(), null);
+
+    // Two unchanged re-crawls: each revalidates the two stale documents (304), and leaves their rows as they were.
+    for (const round of [1, 2]) {
+      clock += 301_000;
+      const seen = fleet.requests(name).length;
+      assert.equal((await instance.runOnce()).unchanged, 1);
+      assert.equal(
+        requestsSince(name, seen).length,
+        2,
+        `round ${round}: only the stale documents are asked for`,
+      );
+      assert.deepEqual(documentRows(), rowsAfterFirst);
+      // [url, status, reason, HTTP status, ETag, Last-Modified, fetched at, expires at, lifetime]
+      const overlay = JSON.parse((await revalidated()) ?? '[]') as Revalidation[];
+      assert.deepEqual(overlay.map((entry) => entry[0]).sort(), [
+        `${origin}/.well-known/agent-card.json`,
+        `${origin}/.well-known/woa.json`,
+      ]);
+      const at = new Date(clock).toISOString();
+      assert.ok(
+        overlay.every(
+          ([, status, , httpStatus, , , fetchedAt]) =>
+            status === 'not-modified' && httpStatus === 304 && fetchedAt === at,
+        ),
+      );
+      const detail = await instance.host(origin);
+      const woa = detail?.documentRecords.find((record) => record.url.endsWith('/woa.json'));
+      assert.equal(woa?.status, 'not-modified');
+      assert.equal(woa?.fetchedAt, new Date(clock).toISOString(), 'the detail shows the revalidation');
+      assert.equal(Date.parse(woa!.expiresAt) - clock, 300_000);
+      assert.equal(detail?.documents, 2);
+      assert.equal(
+        Date.parse(detail!.nextDueAt) - clock,
+        300_000,
+        'due when the revalidated documents go stale',
+      );
+    }
+    // Nothing stale: nothing asked for (the revalidations' due times were read back).
+    const seen = fleet.requests(name).length;
+    assert.equal((await instance.runOnce()).origins, 0);
+    await instance.runOnce({ origins: [origin] });
+    assert.equal(requestsSince(name, seen).length, 0, 'a crawl by hand fetches nothing still fresh');
+
+    // A change rewrites the documents' rows, revalidations included, and empties the host's.
+    serveSite(name, 2);
+    clock += 301_000;
+    assert.equal((await instance.runOnce()).changed, 1);
+    assert.equal(await revalidated(), null);
+    const rows = documentRows() as Array<{ url: string; status: string; etag: string; fetched_at: string }>;
+    const woa = rows.find((row) => row.url.endsWith('/woa.json'));
+    const card = rows.find((row) => row.url.endsWith('/agent-card.json'));
+    assert.deepEqual([woa?.status, woa?.etag], ['ok', '"woa-2"']);
+    assert.deepEqual(
+      [card?.status, card?.etag, card?.fetched_at],
+      ['not-modified', '"card-1"', new Date(clock).toISOString()],
+    );
+    assert.equal(
+      database.sink.agent(origin, 'summarizer')?.crawled.agent.description,
+      'Summarises text, version 2.',
+    );
   });
 
   test('a changed document updates only the agents that changed', async () => {
@@ -334,6 +418,46 @@ describe('the queue', () => {
     const successor = crawler({ instanceId: 'dead', leaseMs: lease });
     const resumed = await successor.runOnce();
     assert.equal(resumed.origins, 3, 'a successor with the same id resumes its claims at once');
+  });
+
+  test('claims of a crawler process that died on this machine are taken back at once; a live one’s are not', async () => {
+    const origins = ['gone0.test', 'gone1.test', 'alive.test'].map((name) => serveSite(name));
+    const lease = HOUR;
+    const first = crawler({ leaseMs: lease });
+    await first.add(origins);
+    // A process that has exited: its id is one no live process has.
+    const exited = spawn(process.execPath, ['-e', '']);
+    const [code] = await once(exited, 'exit');
+    assert.equal(code, 0);
+    const claim = async (origin: string, pid: number | undefined) => {
+      await database.db
+        .updateTable('crawl_hosts')
+        .set({
+          status: 'claimed',
+          claimed_by: `crawler:${hostname()}:${pid}:${'0'.repeat(8)}`,
+          claimed_until: new Date(clock + lease).toISOString(),
+        })
+        .where('origin', '=', origin)
+        .execute();
+    };
+    await claim(origins[0]!, exited.pid);
+    await claim(origins[1]!, exited.pid);
+    await claim(origins[2]!, process.ppid); // the test runner: alive
+    const summary = await crawler({ leaseMs: lease }).runOnce();
+    assert.equal(
+      summary.origins,
+      2,
+      'the dead process’s claims are crawled; the live one’s wait for its lease',
+    );
+    const hosts = await first.hosts();
+    assert.deepEqual(
+      hosts.map((host) => [host.origin, host.state, host.crawls]),
+      [
+        [origins[2], 'claimed', 0],
+        [origins[0], 'idle', 1],
+        [origins[1], 'idle', 1],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
   });
 
   test('start() keeps crawling in the background until stop()', async () => {

@@ -10,6 +10,7 @@ import { Kysely, type Migration, type MigrationProvider, Migrator, SqliteDialect
 import { crawlMigrations } from '../../../src/crawl/migrations.js';
 import type { CrawlTables } from '../../../src/crawl/tables.js';
 import type { CrawledAgent, CrawlSink, LivenessResult } from '../../../src/crawl/types.js';
+import { countingDatabase } from '../../../src/store/statement-cache.js';
 
 export interface TestDatabase {
   path: string;
@@ -28,7 +29,8 @@ export async function openTestDatabase(existing?: string): Promise<TestDatabase>
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<CrawlTables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Statements kept prepared, as the registry's store keeps them (src/store/statement-cache.ts).
+  const db = new Kysely<CrawlTables>({ dialect: new SqliteDialect({ database: countingDatabase(sqlite) }) });
   await migrate(db);
   const sink = new SqliteSink(sqlite);
   let closed = false;
