@@ -164,7 +164,6 @@ function subtractPenalties(
 }
 
 function positionsIn(ids: readonly string[]): (id: string) => number | undefined {
-  const positions = new Map<string, number>();
-  ids.forEach((id, i) => positions.set(id, i));
+  const positions = new Map<string, number>(ids.map((id, i) => [id, i]));
   return (id) => positions.get(id);
 }
