@@ -89,10 +89,7 @@ function workerEmbedder(settings: Settings, fallback: Embed): Embed {
   let useFallback = false;
 
   function start(): Worker {
-    const here = import.meta.url;
-    // Under a TypeScript loader (tests, tsx) this module is the .ts source and so is its neighbour.
-    const file = here.endsWith('.ts') ? './use-lite-worker.ts' : './use-lite-worker.js';
-    const started = new Worker(new URL(file, here));
+    const started = startWorkerThread();
     started.on('message', (reply: EmbedReply) => {
       const job = running;
       if (job === undefined || reply.id !== job.id) return;
@@ -181,6 +178,23 @@ function workerEmbedder(settings: Settings, fallback: Embed): Embed {
     });
     return vectors;
   };
+}
+
+/**
+ * The worker runs use-lite-worker.js beside this module. Run from the TypeScript sources (tests, benches, `tsx`),
+ * its neighbour is a .ts file, which a worker cannot load by itself (a loader registered on this thread does not
+ * reach new threads): the worker first registers tsx, then imports it. Without that step the model would quietly
+ * run on this thread, and every test and bench would measure a different registry from the built one.
+ */
+function startWorkerThread(): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL('./use-lite-worker.js', here));
+  const worker = new URL('./use-lite-worker.ts', here).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  return new Worker(
+    `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(worker)}); });`,
+    { eval: true },
+  );
 }
 
 function loadError(error: unknown): EmbeddingError {
