@@ -19,7 +19,7 @@
  * get, whose figures do not depend on the model; `--answer-cache off` measures reads without the registry's
  * answer cache (every request queries the database).
  *
- *   npm run bench:registry -- [--agents 10000] [--register 300] [--requests 20000] [--searches 400] [--rss]
+ *   npm run bench:registry -- [--agents 10000] [--register 300] [--requests 20000] [--searches 400] [--warmup 50] [--rss]
  *     [--phases register,list,search,get] [--profile <dir>] [--embedding-cache <file>] [--embeddings hash]
  *     [--answer-cache on|off] [--register-concurrency 8]
  */
@@ -42,6 +42,7 @@ const { values: args } = parseArgs({
     register: { type: 'string', default: '300' },
     requests: { type: 'string', default: '20000' },
     searches: { type: 'string', default: '400' },
+    warmup: { type: 'string', default: '50' },
     concurrency: { type: 'string', default: '32' },
     rss: { type: 'boolean', default: false },
     'rss-agents': { type: 'string', default: '100000' },
@@ -191,8 +192,9 @@ async function throughputBench(dir: string): Promise<void> {
   );
   try {
     if (phases.has('register')) await registrationBench(url, agents);
-    // Warm up: the query-embedding model, SQLite's page cache, V8's JIT.
-    await load(url, 50, 4, (i) => ({
+    // Warm up (`--warmup` queries): the query-embedding model, SQLite's page cache, V8's JIT. The warm-up queries
+    // are not the measured ones, so the measured searches never hit the query-embedding cache.
+    await load(url, Number(args.warmup), 4, (i) => ({
       method: 'POST',
       path: '/agents/search',
       body: JSON.stringify({ query: generateQuery(100_000 + i), top: 10 }),
