@@ -62,8 +62,13 @@ export interface HostOptions {
   lastModified?: Date;
   /** Serve MCP at `/mcp` (default true). */
   mcp?: boolean;
-  /** Advertise `wss` bindings at `/agents/{id}/ws` (serveNode then accepts WebSocket upgrades); default false. */
-  webSocket?: boolean | { baseUrl: string };
+  /**
+   * Advertise `wss` bindings at `/agents/{id}/ws` (serveNode then accepts WebSocket upgrades); default false.
+   * `baseUrl`: where they are advertised (default: the host's base URL as ws/wss). `allowedOrigins`: web pages of
+   * these origins (`https://app.example`, or `*` for any) may connect besides the host's own; handshakes from
+   * programs (no `Origin`) always may. docs/host-security.md.
+   */
+  webSocket?: boolean | { baseUrl?: string; allowedOrigins?: readonly string[] };
   /** Check outputs against their schemas (default true): a failing output is a 500, logged. */
   validateOutput?: boolean;
   logger?: HostLogger;
@@ -76,6 +81,8 @@ export interface Host {
   readonly baseUrl: string;
   /** Whether WebSocket bindings are advertised (adapters accept upgrades then). */
   readonly webSocket: boolean;
+  /** Origins, besides the host's own, whose pages may open WebSocket connections (`*`: any). */
+  readonly webSocketOrigins: readonly string[];
   /** Cancels running tasks and releases what the host holds. */
   close(): Promise<void>;
 }
@@ -200,6 +207,8 @@ export function createHost(options: HostOptions): Host {
     runtime,
     baseUrl,
     webSocket: webSocketBaseUrl !== undefined,
+    webSocketOrigins:
+      typeof options.webSocket === 'object' ? [...(options.webSocket.allowedOrigins ?? [])] : [],
     async close() {
       closing.abort(new Error('The host is closing.'));
       tasks.close();
@@ -223,7 +232,7 @@ function normalizedBase(text: string): string {
 
 function webSocketBase(option: HostOptions['webSocket'], baseUrl: string): string | undefined {
   if (option === undefined || option === false) return undefined;
-  if (typeof option === 'object') return option.baseUrl.replace(/\/+$/, '');
+  if (typeof option === 'object' && option.baseUrl !== undefined) return option.baseUrl.replace(/\/+$/, '');
   return baseUrl.replace(/^http/, 'ws');
 }
 

@@ -38,7 +38,9 @@ export async function serveNode(host: Host, options: ServeNodeOptions = {}): Pro
   const server = options.server ?? createServer();
   server.on('request', nodeRequestListener(host));
   const webSocket: WebSocketEndpoint | undefined = host.webSocket
-    ? attachWebSocket(server, host.runtime)
+    ? attachWebSocket(server, host.runtime, {
+        origins: { allowed: host.webSocketOrigins, own: [host.baseUrl] },
+      })
     : undefined;
   if (!server.listening) {
     await new Promise<void>((resolve, reject) => {

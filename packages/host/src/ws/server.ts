@@ -12,6 +12,7 @@ import { problem, problems } from '../errors.js';
 import { pollingTaskWaiter, type TaskPollingOptions } from '../mcp/task-polling.js';
 import type { HostRuntime, Problem } from '../runtime/types.js';
 import { serveConnection } from './connection.js';
+import { type OriginPolicy, originAllowed } from './origins.js';
 import { pathMatcher } from './paths.js';
 
 export interface WebSocketOptions {
@@ -23,6 +24,8 @@ export interface WebSocketOptions {
   idleTimeoutMs?: number;
   /** How deferred operations are waited for: polling the host's own `GET /tasks/{id}` (mcp/task-polling.ts). */
   tasks?: TaskPollingOptions;
+  /** Which pages may connect (origins.ts); default: only the host's own. */
+  origins?: OriginPolicy;
 }
 
 export interface WebSocketEndpoint {
@@ -55,6 +58,21 @@ export function attachWebSocket(
         const detail = `Nothing at ${request.url ?? '/'} accepts WebSocket connections.`;
         refuseUpgrade(socket, problem({ status: 404, code: 'not_found', title: 'Not found', detail }));
       }
+      return;
+    }
+    const origin = request.headers.origin;
+    if (
+      !originAllowed(options.origins ?? { allowed: [], own: [runtime.baseUrl] }, origin, request.headers.host)
+    ) {
+      refuseUpgrade(
+        socket,
+        problem({
+          status: 403,
+          code: 'forbidden',
+          title: 'Forbidden',
+          detail: `Pages from ${origin} may not open WebSocket connections to this host (see webSocket.allowedOrigins).`,
+        }),
+      );
       return;
     }
     const { agentId } = match;

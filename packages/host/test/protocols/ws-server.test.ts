@@ -177,6 +177,48 @@ test('upgrades to paths that are not WebSocket endpoints are refused with 404', 
   socket.terminate();
 });
 
+test('pages of other sites may not connect (403); pages of the host itself and programs may', async () => {
+  const foreign = new WebSocket(`${wsBase}/ws`, { origin: 'https://evil.example' });
+  foreign.on('error', () => {});
+  const [, response] = (await once(foreign, 'unexpected-response')) as [
+    unknown,
+    { statusCode: number; headers: Record<string, string> } & NodeJS.ReadableStream,
+  ];
+  assert.equal(response.statusCode, 403);
+  assert.equal(response.headers['content-type'], 'application/problem+json');
+  foreign.terminate();
+
+  for (const headers of [{}, { origin: running.url }] as Record<string, string>[]) {
+    const talk = await open('/ws', headers);
+    talk.socket.send(JSON.stringify({ id: 'o', agent: 'other', operation: 'echo', input: { text: 'hi' } }));
+    assert.deepEqual(await talk.received(1), [{ id: 'o', type: 'result', output: { other: 'hi' } }]);
+    talk.socket.close();
+    await talk.closed;
+  }
+});
+
+test('webSocket.allowedOrigins lets named sites connect, and only those', async () => {
+  const allowing = await startHost({
+    agents: [otherAgent()],
+    webSocket: { allowedOrigins: ['https://app.example'] },
+  });
+  try {
+    const base = allowing.url.replace(/^http/, 'ws');
+    const allowed = new WebSocket(`${base}/ws`, { origin: 'https://app.example' });
+    await once(allowed, 'open');
+    allowed.close();
+    for (const origin of ['http://app.example', 'https://app.example.evil', 'null']) {
+      const refused = new WebSocket(`${base}/ws`, { origin });
+      refused.on('error', () => {});
+      const [, response] = (await once(refused, 'unexpected-response')) as [unknown, { statusCode: number }];
+      assert.equal(response.statusCode, 403, origin);
+      refused.terminate();
+    }
+  } finally {
+    await allowing.close();
+  }
+});
+
 test('attached to a server of its own at a custom path; close() ends open connections with 1001', async () => {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
