@@ -14,6 +14,14 @@
  * meta-schema's own, and the tests hold them to Ajv's verdict on generated schemas.
  */
 import type { Ajv2020 } from 'ajv/dist/2020.js';
+import {
+  everyItem,
+  everyMember,
+  isPlainArray,
+  isPlainJson,
+  isPlainRecord,
+  plainKeys,
+} from '../json/plain-data.js';
 
 const META_SCHEMA_ID = 'https://json-schema.org/draft/2020-12/schema';
 const SIMPLE_TYPES: ReadonlySet<string> = new Set([
@@ -27,7 +35,6 @@ const SIMPLE_TYPES: ReadonlySet<string> = new Set([
 ]);
 /** Deeper schemas are left to Ajv (and must not overflow the stack). */
 const MAX_DEPTH = 48;
-const OBJECT_PROTOTYPE = Object.prototype;
 
 /** Checks one keyword's value; `depth` is the depth of the schema holding the keyword. */
 type KeywordRule = (value: unknown, depth: number) => boolean;
@@ -46,15 +53,15 @@ export function createMetaFastPath(ajv: Ajv2020): MetaFastPath {
 
   const isSchema = (value: unknown, depth: number): boolean => {
     if (typeof value === 'boolean') return true;
-    if (!isPlainRecord(value) || depth > MAX_DEPTH) return false;
-    const keys = Object.keys(value);
-    if (hasHiddenMembers(value, keys)) return false;
+    const keys = depth > MAX_DEPTH ? undefined : plainKeys(value);
+    if (keys === undefined) return false;
+    const schema = value as Record<string, unknown>;
     for (const key of keys) {
-      const member = value[key];
+      const member = schema[key];
       const rule = rules.get(key);
       if (rule !== undefined) {
         if (!rule(member, depth)) return false;
-      } else if (unhandled.has(key) || !isPlainJson(member, depth + 1)) {
+      } else if (unhandled.has(key) || !isPlainJson(member, depth + 1, MAX_DEPTH)) {
         return false;
       }
     }
@@ -65,20 +72,17 @@ export function createMetaFastPath(ajv: Ajv2020): MetaFastPath {
   const schemaArrayRule: KeywordRule = (value, depth) =>
     isPlainArray(value) && value.length >= 1 && everyItem(value, (item) => isSchema(item, depth + 1));
   const schemaMapRule: KeywordRule = (value, depth) =>
-    isPlainRecord(value) && everyMember(value, (member) => isSchema(member, depth + 1));
+    everyMember(value, (member) => isSchema(member, depth + 1));
   for (const keyword of SCHEMA_KEYWORDS) if (rules.has(keyword)) rules.set(keyword, schemaRule);
   for (const keyword of SCHEMA_ARRAY_KEYWORDS) if (rules.has(keyword)) rules.set(keyword, schemaArrayRule);
   for (const keyword of SCHEMA_MAP_KEYWORDS) if (rules.has(keyword)) rules.set(keyword, schemaMapRule);
   // The deprecated `dependencies`: each member a schema or a list of property names.
   if (rules.has('dependencies'))
-    rules.set(
-      'dependencies',
-      (value, depth) =>
-        isPlainRecord(value) &&
-        everyMember(
-          value,
-          (member) => isSchema(member, depth + 1) || (isPlainArray(member) && isUniqueStrings(member)),
-        ),
+    rules.set('dependencies', (value, depth) =>
+      everyMember(
+        value,
+        (member) => isSchema(member, depth + 1) || (isPlainArray(member) && isUniqueStrings(member)),
+      ),
     );
 
   return (schema) => isSchema(schema, 0);
@@ -122,7 +126,7 @@ function handledRules(): Map<string, KeywordRule> {
   const isBoolean: KeywordRule = (value) => typeof value === 'boolean';
   const isNumber: KeywordRule = (value) => typeof value === 'number' && Number.isFinite(value);
   const isCount: KeywordRule = (value) => Number.isInteger(value) && (value as number) >= 0;
-  const anyJson: KeywordRule = (value, depth) => isPlainJson(value, depth + 1);
+  const anyJson: KeywordRule = (value, depth) => isPlainJson(value, depth + 1, MAX_DEPTH);
   for (const keyword of ['title', 'description', '$comment', 'format', 'contentEncoding', 'contentMediaType'])
     rules.set(keyword, isString);
   for (const keyword of ['uniqueItems', 'deprecated', 'readOnly', 'writeOnly']) rules.set(keyword, isBoolean);
@@ -142,8 +146,8 @@ function handledRules(): Map<string, KeywordRule> {
   rules.set('multipleOf', (value) => isNumber(value, 0) && (value as number) > 0);
   rules.set('const', anyJson);
   rules.set('default', anyJson);
-  rules.set('enum', (value, depth) => isPlainArray(value) && isPlainJson(value, depth + 1));
-  rules.set('examples', (value, depth) => isPlainArray(value) && isPlainJson(value, depth + 1));
+  rules.set('enum', (value, depth) => isPlainArray(value) && isPlainJson(value, depth + 1, MAX_DEPTH));
+  rules.set('examples', (value, depth) => isPlainArray(value) && isPlainJson(value, depth + 1, MAX_DEPTH));
   rules.set('type', (value) =>
     typeof value === 'string'
       ? SIMPLE_TYPES.has(value)
@@ -153,10 +157,8 @@ function handledRules(): Map<string, KeywordRule> {
         everyItem(value, (name) => SIMPLE_TYPES.has(name as string)),
   );
   rules.set('required', (value) => isPlainArray(value) && isUniqueStrings(value));
-  rules.set(
-    'dependentRequired',
-    (value) =>
-      isPlainRecord(value) && everyMember(value, (member) => isPlainArray(member) && isUniqueStrings(member)),
+  rules.set('dependentRequired', (value) =>
+    everyMember(value, (member) => isPlainArray(member) && isUniqueStrings(member)),
   );
 
   // Ajv compiles meta-schemas without format validation (`format: "uri"` and the like are annotations there), so
@@ -166,10 +168,7 @@ function handledRules(): Map<string, KeywordRule> {
   rules.set('$id', (value) => typeof value === 'string' && ID_PATTERN.test(value));
   for (const keyword of ['$anchor', '$dynamicAnchor', '$recursiveAnchor'])
     rules.set(keyword, (value) => typeof value === 'string' && ANCHOR_PATTERN.test(value));
-  rules.set(
-    '$vocabulary',
-    (value) => isPlainRecord(value) && everyMember(value, (member) => typeof member === 'boolean'),
-  );
+  rules.set('$vocabulary', (value) => everyMember(value, (member) => typeof member === 'boolean'));
   return rules;
 }
 
@@ -220,34 +219,6 @@ function metaSchemaObject(ajv: Ajv2020, id: string): Record<string, unknown> | u
   return isPlainRecord(schema) ? schema : undefined;
 }
 
-/** Ajv reads the members a meta-schema names whether enumerable or not; a walk of `keys` would miss hidden ones. */
-function hasHiddenMembers(object: object, keys: readonly string[]): boolean {
-  return Object.getOwnPropertyNames(object).length !== keys.length;
-}
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === OBJECT_PROTOTYPE || prototype === null;
-}
-
-function isPlainArray(value: unknown): value is unknown[] {
-  return Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype;
-}
-
-function everyMember(object: Record<string, unknown>, test: (member: unknown) => boolean): boolean {
-  const keys = Object.keys(object);
-  if (hasHiddenMembers(object, keys)) return false;
-  for (const key of keys) if (!test(object[key])) return false;
-  return true;
-}
-
-/** Like `every`, but a hole counts as an undefined item (as Ajv reads it) instead of being skipped. */
-function everyItem(items: readonly unknown[], test: (item: unknown) => boolean): boolean {
-  for (let i = 0; i < items.length; i++) if (!test(items[i])) return false;
-  return true;
-}
-
 function isUniqueStrings(items: readonly unknown[]): boolean {
   if (!everyItem(items, (item) => typeof item === 'string')) return false;
   // Short lists (the usual `required`) are cheaper to compare pairwise than to hash.
@@ -256,25 +227,4 @@ function isUniqueStrings(items: readonly unknown[]): boolean {
     for (let j = 0; j < i; j++) if (items[j] === items[i]) return false;
   }
   return true;
-}
-
-function isPlainJson(value: unknown, depth: number): boolean {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'number':
-      return Number.isFinite(value);
-    case 'object':
-      if (value === null) return true;
-      if (depth > MAX_DEPTH) return false;
-      if (isPlainArray(value)) {
-        // A hole reads as undefined: not JSON.
-        for (let i = 0; i < value.length; i++) if (!isPlainJson(value[i], depth + 1)) return false;
-        return true;
-      }
-      return isPlainRecord(value) && everyMember(value, (member) => isPlainJson(member, depth + 1));
-    default:
-      return false;
-  }
 }

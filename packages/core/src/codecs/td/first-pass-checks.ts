@@ -9,9 +9,9 @@
  * decides (so anything unusual, values that are not plain JSON data included, may simply answer false). The tests
  * hold each to Ajv's verdict on generated values.
  */
+import { everyItem, everyMember, isPlainJson, isPlainRecord, plainKeys } from '../../json/plain-data.js';
 import { TD_CONTEXT_1_0, TD_CONTEXT_1_1 } from '../../vocabulary.js';
 
-const OBJECT_PROTOTYPE = Object.prototype;
 const TYPE_NAMES: ReadonlySet<string> = new Set([
   'boolean',
   'integer',
@@ -32,7 +32,7 @@ const isBoolean: MemberRule = (value) => typeof value === 'boolean';
 const isNumber: MemberRule = (value) => typeof value === 'number' && Number.isFinite(value);
 const isCount: MemberRule = (value) => Number.isInteger(value) && (value as number) >= 0;
 const isStringMap: MemberRule = (value) => everyMember(value, (member) => typeof member === 'string');
-const isAnyJson: MemberRule = (value, depth) => isPlainJson(value, depth + 1);
+const isAnyJson: MemberRule = (value, depth) => isPlainJson(value, depth + 1, MAX_DEPTH);
 
 /** The members the definition constrains, with its rule for each; every other member is free. */
 const RULES: ReadonlyMap<string, MemberRule> = new Map<string, MemberRule>([
@@ -92,7 +92,7 @@ export function isEvidentlyValidContext(value: unknown): boolean {
   for (let i = 2; i < value.length; i++) {
     const entry = value[i];
     // Ajv checks an object's members with for…in: the enumerable ones, which an ordinary prototype adds none to.
-    if (typeof entry !== 'string' && !(isOrdinaryObject(entry) && Object.values(entry).every(isStringValue)))
+    if (typeof entry !== 'string' && !(isPlainRecord(entry) && Object.values(entry).every(isStringValue)))
       return false;
   }
   return true;
@@ -110,7 +110,7 @@ function isDataSchema(value: unknown, depth: number): boolean {
   for (const key of keys) {
     const rule = RULES.get(key);
     const member = schema[key];
-    if (rule === undefined ? !isPlainJson(member, depth + 1) : !rule(member, depth)) return false;
+    if (rule === undefined ? !isPlainJson(member, depth + 1, MAX_DEPTH) : !rule(member, depth)) return false;
   }
   return true;
 }
@@ -136,58 +136,4 @@ function isPrimitiveSet(items: readonly unknown[]): boolean {
 
 function isStringValue(value: unknown): boolean {
   return typeof value === 'string';
-}
-
-function isOrdinaryObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === OBJECT_PROTOTYPE || prototype === null;
-}
-
-/** Like `every`, but a hole counts as an undefined item (as Ajv reads it) instead of being skipped. */
-function everyItem(items: readonly unknown[], test: (item: unknown) => boolean): boolean {
-  for (let i = 0; i < items.length; i++) if (!test(items[i])) return false;
-  return true;
-}
-
-/**
- * The keys of a plain object: ordinary prototype, and every own member enumerable (Ajv reads named members whether
- * enumerable or not, so a hidden one would escape a walk of the enumerable ones). Undefined for anything else.
- */
-function plainKeys(value: unknown): string[] | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== OBJECT_PROTOTYPE && prototype !== null) return undefined;
-  const keys = Object.keys(value);
-  return Object.getOwnPropertyNames(value).length === keys.length ? keys : undefined;
-}
-
-/** A plain object whose every member passes `test`. */
-function everyMember(value: unknown, test: (member: unknown) => boolean): boolean {
-  const keys = plainKeys(value);
-  if (keys === undefined) return false;
-  const object = value as Record<string, unknown>;
-  for (const key of keys) if (!test(object[key])) return false;
-  return true;
-}
-
-function isPlainJson(value: unknown, depth: number): boolean {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'number':
-      return Number.isFinite(value);
-    case 'object':
-      if (value === null) return true;
-      if (depth > MAX_DEPTH) return false;
-      if (Array.isArray(value)) {
-        if (Object.getPrototypeOf(value) !== Array.prototype) return false;
-        for (let i = 0; i < value.length; i++) if (!isPlainJson(value[i], depth + 1)) return false;
-        return true;
-      }
-      return everyMember(value, (member) => isPlainJson(member, depth + 1));
-    default:
-      return false;
-  }
 }
