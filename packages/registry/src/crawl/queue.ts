@@ -4,7 +4,7 @@
  * expire (or to be released by its successor with the same instance id); nothing completed is crawled again before
  * it is due, and nothing claimed is lost.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { StatementShapes, shapedChunks } from './statement-shapes.js';
 import type {
   CrawlAgentRow,
@@ -133,16 +133,7 @@ export class CrawlQueue {
               .limit(limit - expired.length)
               .execute();
       const due = [...expired, ...idle];
-      if (due.length === 0) return due;
-      await trx
-        .updateTable('crawl_hosts')
-        .set({ status: 'claimed', claimed_by: instanceId, claimed_until: leaseUntil })
-        .where(
-          'origin',
-          'in',
-          due.map((row) => row.origin),
-        )
-        .execute();
+      await markClaimed(trx, due, instanceId, leaseUntil);
       return due;
     });
   }
@@ -169,16 +160,7 @@ export class CrawlQueue {
         )
         .orderBy('origin')
         .execute();
-      if (free.length === 0) return free;
-      await trx
-        .updateTable('crawl_hosts')
-        .set({ status: 'claimed', claimed_by: instanceId, claimed_until: leaseUntil })
-        .where(
-          'origin',
-          'in',
-          free.map((row) => row.origin),
-        )
-        .execute();
+      await markClaimed(trx, free, instanceId, leaseUntil);
       return free;
     });
   }
@@ -743,6 +725,25 @@ function previousOf(row: CrawlDocumentRow): PreviousDocument {
  * The parameters of a multi-row insert: each row's values in the order of `columns`, whatever the order of the
  * row's own keys (the rows' types give every column a value).
  */
+/** Puts `hosts` under this crawler's claim until `leaseUntil`. */
+async function markClaimed(
+  trx: Transaction<CrawlTables>,
+  hosts: readonly ClaimedHost[],
+  instanceId: string,
+  leaseUntil: string,
+): Promise<void> {
+  if (hosts.length === 0) return;
+  await trx
+    .updateTable('crawl_hosts')
+    .set({ status: 'claimed', claimed_by: instanceId, claimed_until: leaseUntil })
+    .where(
+      'origin',
+      'in',
+      hosts.map((host) => host.origin),
+    )
+    .execute();
+}
+
 function valuesOf<Row>(rows: readonly Row[], columns: readonly (keyof Row)[]): unknown[] {
   const values: unknown[] = [];
   for (const row of rows) for (const column of columns) values.push(row[column]);
