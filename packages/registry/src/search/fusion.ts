@@ -16,6 +16,7 @@
  */
 import type { LexicalMatch } from './lexical/types.js';
 import { standardize, topIndices } from './semantic/top-k.js';
+import type { Demotion } from './types.js';
 
 export interface SemanticScores {
   /** Agents with a vector among the candidates, parallel to the score arrays. */
@@ -64,8 +65,8 @@ export interface FusionInput {
    */
   similarToCentroid?: (ids: readonly string[]) => ArrayLike<number> | undefined;
   top: number;
-  /** Standing penalties by agent id, subtracted from the fused score (see Demotion). */
-  penalties?: ReadonlyMap<string, number>;
+  /** Standing demotions by agent id: each penalty is subtracted from the fused score. */
+  demotions?: ReadonlyMap<string, Demotion>;
   settings?: Readonly<FusionSettings>;
 }
 
@@ -91,11 +92,11 @@ export function semanticScores(
 export function rankSemantic(
   semantic: SemanticScores,
   top: number,
-  penalties: ReadonlyMap<string, number> = new Map(),
+  demotions: ReadonlyMap<string, Demotion> = new Map(),
   settings: Readonly<FusionSettings> = DEFAULT_FUSION,
 ): FusedHit[] {
   const scores = semanticScores(semantic, settings);
-  subtractPenalties(scores, penalties, (i) => semantic.ids[i]!);
+  subtractPenalties(scores, demotions, (i) => semantic.ids[i]!);
   return topIndices(scores, top).map((i) => ({
     id: semantic.ids[i]!,
     score: scores[i]!,
@@ -132,7 +133,7 @@ export function fuse(input: FusionInput): FusedHit[] {
   // An agent without a vector is average semantically (z = 0): neither lifted nor sunk for lacking one.
   for (let i = 0; i < count; i++) fused[i] = w * lexical[i]! + (1 - w) * (i < withVector ? meaning[i]! : 0);
   // Before feedback, so a demoted agent does not lead the feedback query either.
-  subtractPenalties(fused, input.penalties ?? new Map(), idAt);
+  subtractPenalties(fused, input.demotions ?? new Map(), idAt);
 
   if (settings.feedbackDepth > 0 && settings.feedbackWeight > 0 && input.similarToCentroid) {
     const leaders = topIndices(fused, settings.feedbackDepth).map(idAt);
@@ -153,12 +154,12 @@ export function fuse(input: FusionInput): FusedHit[] {
 
 function subtractPenalties(
   scores: Float64Array,
-  penalties: ReadonlyMap<string, number>,
+  demotions: ReadonlyMap<string, Demotion>,
   idAt: (i: number) => string,
 ): void {
-  if (penalties.size === 0) return;
+  if (demotions.size === 0) return;
   for (let i = 0; i < scores.length; i++) {
-    const penalty = penalties.get(idAt(i));
+    const penalty = demotions.get(idAt(i))?.penalty;
     if (penalty !== undefined) scores[i] = scores[i]! - penalty;
   }
 }

@@ -64,7 +64,6 @@ export async function createSearchIndex<Tables extends SearchTables>(
   let matrix: VectorMatrix | undefined;
   let writes: Promise<unknown> = Promise.resolve();
   const demotions = new Map<string, Demotion>();
-  const penalties = new Map<string, number>();
   for (const row of await db.selectFrom('search_demotions').selectAll().execute()) {
     rememberDemotion(row.agent_id, { penalty: row.penalty, reasons: JSON.parse(row.reasons) as string[] });
   }
@@ -122,11 +121,9 @@ export async function createSearchIndex<Tables extends SearchTables>(
   function rememberDemotion(id: string, demotion: Demotion | undefined): void {
     if (demotion === undefined || !(demotion.penalty > 0)) {
       demotions.delete(id);
-      penalties.delete(id);
       return;
     }
     demotions.set(id, demotion);
-    penalties.set(id, demotion.penalty);
   }
 
   function remember(id: string, vector: Float32Array): void {
@@ -279,7 +276,7 @@ export async function createSearchIndex<Tables extends SearchTables>(
     const pendingVectors = wantsSemantic ? queryVectors([query, ...clauses]) : Promise.resolve(undefined);
     // The lexical ranking is read while the query is being embedded (a provider may embed off this thread).
     // Ranked lexically alone, a demoted agent may fall out of the top: read enough matches to refill it.
-    const lexicalOnlyLimit = Math.min(LEXICAL_POOL, top + penalties.size);
+    const lexicalOnlyLimit = Math.min(LEXICAL_POOL, top + demotions.size);
     const pendingLexical =
       requested === 'semantic'
         ? undefined
@@ -300,18 +297,18 @@ export async function createSearchIndex<Tables extends SearchTables>(
 
     let hits: FusedHit[];
     if (mode === 'lexical' || !vectors || !vectorsMatrix) {
-      hits = rankLexical(lexicalMatches, top, penalties);
+      hits = rankLexical(lexicalMatches, top, demotions);
     } else {
       const { ids, scores, positionOf } = vectorsMatrix.similarities(vectors, candidates);
       const semantic = { ids, whole: scores[0]!, clauses: scores.slice(1), positionOf };
       hits =
         mode === 'semantic'
-          ? rankSemantic(semantic, top, penalties)
+          ? rankSemantic(semantic, top, demotions)
           : fuse({
               lexical: lexicalMatches,
               semantic,
               top,
-              penalties,
+              demotions,
               similarToCentroid: (leaders) => {
                 const centroid = vectorsMatrix.centroid(leaders);
                 return centroid ? vectorsMatrix.similarities([centroid], candidates).scores[0] : undefined;
@@ -355,13 +352,13 @@ export async function createSearchIndex<Tables extends SearchTables>(
 function rankLexical(
   matches: readonly LexicalMatch[],
   top: number,
-  penalties: ReadonlyMap<string, number>,
+  demotions: ReadonlyMap<string, Demotion>,
 ): FusedHit[] {
   const hits = matches.map((match) => {
-    const penalty = penalties.get(match.id) ?? 0;
+    const penalty = demotions.get(match.id)?.penalty ?? 0;
     return { id: match.id, score: match.score / (1 + penalty), lexical: match.score };
   });
-  if (penalties.size > 0) hits.sort((a, b) => b.score - a.score);
+  if (demotions.size > 0) hits.sort((a, b) => b.score - a.score);
   return hits.slice(0, top);
 }
 
