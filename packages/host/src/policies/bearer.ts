@@ -17,6 +17,7 @@ import {
   type JWTVerifyOptions,
   jwtVerify,
 } from 'jose';
+import { PUBLIC_KEY_ALGORITHMS } from '../signing/algorithms.js';
 
 export interface JwtConfig {
   /** Shared secret for HMAC-signed tokens (HS256, HS384, HS512). */
@@ -50,20 +51,6 @@ export type BearerResult =
 export type BearerVerifier = (token: string) => Promise<BearerResult>;
 
 const HMAC_ALGORITHMS = ['HS256', 'HS384', 'HS512'];
-const ASYMMETRIC_ALGORITHMS = [
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-];
-
 /** Token errors whose cause is the token (or a key set that has no key for it), not the host. */
 const TOKEN_FAULTS = new Set<string>([
   errors.JWSInvalid.code,
@@ -91,8 +78,10 @@ export function createBearerVerifier(config: JwtConfig): BearerVerifier {
   if (config.issuer !== undefined) claimChecks.issuer = config.issuer;
   if (config.audience !== undefined) claimChecks.audience = config.audience;
   if (config.clockToleranceSeconds !== undefined) claimChecks.clockTolerance = config.clockToleranceSeconds;
-  const allowed = (defaults: string[]): string[] =>
-    config.algorithms === undefined ? defaults : config.algorithms.filter((alg) => defaults.includes(alg));
+  const allowed = (defaults: readonly string[]): string[] =>
+    config.algorithms === undefined
+      ? [...defaults]
+      : config.algorithms.filter((alg) => defaults.includes(alg));
 
   return async (token) => {
     let alg: unknown;
@@ -114,7 +103,7 @@ export function createBearerVerifier(config: JwtConfig): BearerVerifier {
     }
     let payload: JWTPayload;
     try {
-      const algorithms = allowed(hmac ? HMAC_ALGORITHMS : ASYMMETRIC_ALGORITHMS);
+      const algorithms = allowed(hmac ? HMAC_ALGORITHMS : PUBLIC_KEY_ALGORITHMS);
       ({ payload } =
         key instanceof Uint8Array
           ? await jwtVerify(token, key, { ...claimChecks, algorithms })

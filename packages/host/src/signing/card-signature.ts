@@ -17,6 +17,7 @@ import {
   type JSONWebKeySet,
   type JWK,
 } from 'jose';
+import { PUBLIC_KEY_ALGORITHMS } from './algorithms.js';
 import { canonicalJson } from './canonical-json.js';
 import { publicJwks } from './jwks.js';
 import { loadSigningKey, type SigningConfig } from './keys.js';
@@ -43,20 +44,6 @@ export interface SignatureVerification {
   /** Why no signature verified. */
   reason?: string;
 }
-
-const VERIFY_ALGORITHMS = [
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-];
 
 export async function createCardSigner(config: SigningConfig): Promise<CardSigner> {
   const key = await loadSigningKey(config);
@@ -111,7 +98,9 @@ export async function verifyCardSignature(
     const jws: FlattenedJWSInput = { protected: entry.protected, payload, signature: entry.signature };
     if (entry.header !== undefined) jws.header = entry.header;
     try {
-      const { protectedHeader } = await flattenedVerify(jws, keys, { algorithms: VERIFY_ALGORITHMS });
+      const { protectedHeader } = await flattenedVerify(jws, keys, {
+        algorithms: [...PUBLIC_KEY_ALGORITHMS],
+      });
       const kid =
         protectedHeader?.kid ?? (typeof entry.header?.['kid'] === 'string' ? entry.header['kid'] : undefined);
       return kid === undefined ? { valid: true } : { valid: true, kid };
