@@ -8,7 +8,6 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Agent } from '@agentry/core';
 import { generate } from 'selfsigned';
-import type { RegistryRecord } from '../../src/records/types.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -137,20 +136,5 @@ export function summarizerAgent(origin: string): Agent {
       { name: 'purge', description: 'Deletes every stored summary.', sensitivity: 'irreversible' },
     ],
     bindings: [{ kind: 'woa-rest', base: origin, invokePath: '/agents/{agent_id}/invoke' }],
-  };
-}
-
-export function recordFor(agent: Agent, overrides: Partial<RegistryRecord> = {}): RegistryRecord {
-  return {
-    id: agent.id,
-    agent,
-    owner: 'publisher-1',
-    status: 'active',
-    flags: [],
-    quality: { ratings: 0, invocations: 0, failures: 0, verified: false },
-    revision: 1,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    ...overrides,
   };
 }

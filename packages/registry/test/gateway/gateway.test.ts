@@ -3,14 +3,8 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { createSecureFetcher } from '@agentry/client';
 import type { Agent } from '@agentry/core';
 import { createGateway, type Gateway, type GatewayResult } from '../../src/gateway/index.js';
-import {
-  type AgentServer,
-  invokePath,
-  recordFor,
-  sendJson,
-  startAgentServer,
-  summarizerAgent,
-} from './agent-server.js';
+import { recordOf } from '../resolve/records.js';
+import { type AgentServer, invokePath, sendJson, startAgentServer, summarizerAgent } from './agent-server.js';
 
 const loopback = () => createSecureFetcher({ allowHttp: true, allowPrivateNetwork: true, cache: false });
 
@@ -68,7 +62,7 @@ describe('gateway', () => {
 
   it('invokes the agent with the envelope and answers its output', async () => {
     summarize(200, { summary: 'short' }, { 'x-task-id': 'task-9' });
-    const record = recordFor(summarizerAgent(server.origin));
+    const record = recordOf(summarizerAgent(server.origin));
     const result = await gateway.invoke(
       record,
       { operation: 'summarize', input: { text: 'a long text' } },
@@ -104,7 +98,7 @@ describe('gateway', () => {
       'x-request-id': 'req-1',
     });
     const result = await gateway.invoke(
-      recordFor(summarizerAgent(server.origin)),
+      recordOf(summarizerAgent(server.origin)),
       { input: { text: 't' }, operation: 'summarize' },
       headers,
     );
@@ -136,7 +130,7 @@ describe('gateway', () => {
       },
     };
     const result = await gateway.invoke(
-      recordFor(agent),
+      recordOf(agent),
       { input: { text: 'hello' } },
       new Headers({ 'x-agent-api-key': 'k-1' }),
     );
@@ -172,7 +166,7 @@ describe('gateway', () => {
     for (const [what, body, status, code, pointer] of cases) {
       it(`answers ${status} ${code} for ${what}`, async () => {
         summarize();
-        const result = await gateway.invoke(recordFor(summarizerAgent(server.origin)), body, new Headers());
+        const result = await gateway.invoke(recordOf(summarizerAgent(server.origin)), body, new Headers());
         const problem = await expectProblem(result, status, code);
         assert.equal(problem['pointer'], pointer);
         assert.equal(result.failure, 'caller');
@@ -182,7 +176,7 @@ describe('gateway', () => {
 
     it('lists the operations there are', async () => {
       const result = await gateway.invoke(
-        recordFor(summarizerAgent(server.origin)),
+        recordOf(summarizerAgent(server.origin)),
         { operation: 'x', input: {} },
         new Headers(),
       );
@@ -193,7 +187,7 @@ describe('gateway', () => {
     it('runs a confirmed irreversible operation, telling the agent it was confirmed', async () => {
       summarize(200, null);
       const result = await gateway.invoke(
-        recordFor(summarizerAgent(server.origin)),
+        recordOf(summarizerAgent(server.origin)),
         { operation: 'purge', input: null, confirm: true },
         new Headers(),
       );
@@ -203,7 +197,7 @@ describe('gateway', () => {
 
     it('answers 410 for a retired agent', async () => {
       const result = await gateway.invoke(
-        recordFor(summarizerAgent(server.origin), { status: 'retired' }),
+        recordOf(summarizerAgent(server.origin), { status: 'retired' }),
         { input: {} },
         new Headers(),
       );
@@ -284,7 +278,7 @@ describe('gateway', () => {
       it(`maps the agent's ${what} to ${status} ${code}`, async () => {
         summarize(agentStatus, body, headers);
         const result = await gateway.invoke(
-          recordFor(summarizerAgent(server.origin)),
+          recordOf(summarizerAgent(server.origin)),
           { operation: 'summarize', input: { text: 'x' } },
           new Headers(),
         );
@@ -302,7 +296,7 @@ describe('gateway', () => {
     it('answers 502 when the output breaks the output schema', async () => {
       summarize(200, { wrong: true });
       const result = await gateway.invoke(
-        recordFor(summarizerAgent(server.origin)),
+        recordOf(summarizerAgent(server.origin)),
         { operation: 'summarize', input: { text: 'x' } },
         new Headers(),
       );
@@ -317,7 +311,7 @@ describe('gateway', () => {
         response.end('{"summary": ');
       });
       const result = await gateway.invoke(
-        recordFor(summarizerAgent(server.origin)),
+        recordOf(summarizerAgent(server.origin)),
         { operation: 'summarize', input: { text: 'x' } },
         new Headers(),
       );
@@ -331,7 +325,7 @@ describe('gateway', () => {
     });
     const quick = createGateway({ fetcher, timeoutMs: 200 });
     const result = await quick.invoke(
-      recordFor(summarizerAgent(server.origin)),
+      recordOf(summarizerAgent(server.origin)),
       { operation: 'summarize', input: { text: 'x' } },
       new Headers(),
     );
@@ -346,7 +340,7 @@ describe('gateway', () => {
     const origin = closed.origin;
     await closed.close();
     const result = await gateway.invoke(
-      recordFor(summarizerAgent(origin)),
+      recordOf(summarizerAgent(origin)),
       { operation: 'summarize', input: { text: 'x' } },
       new Headers(),
     );
@@ -374,7 +368,7 @@ describe('gateway address checks', () => {
         'https://[::1]:9',
       ]) {
         const result = await strict.invoke(
-          recordFor(summarizerAgent(origin)),
+          recordOf(summarizerAgent(origin)),
           { operation: 'summarize', input: { text: 'x' } },
           new Headers(),
         );
@@ -399,11 +393,11 @@ describe('gateway address checks', () => {
       bindings: [{ kind: 'unix', socketPath: '/var/run/docker.sock', path: '/containers/json' }],
     };
     try {
-      const result = await gateway.invoke(recordFor(agent), { input: null }, new Headers());
+      const result = await gateway.invoke(recordOf(agent), { input: null }, new Headers());
       await expectProblem(result, 502, 'AddressRefused');
       const local: Agent = { ...agent, id: 'clock', bindings: [{ kind: 'local', name: 'clock' }] };
       await expectProblem(
-        await gateway.invoke(recordFor(local), { input: null }, new Headers()),
+        await gateway.invoke(recordOf(local), { input: null }, new Headers()),
         502,
         'AddressRefused',
       );
@@ -420,7 +414,7 @@ describe('gateway address checks', () => {
     agent.bindings.unshift({ kind: 'unix', socketPath: '/var/run/docker.sock' });
     try {
       const result = await gateway.invoke(
-        recordFor(agent),
+        recordOf(agent),
         { operation: 'summarize', input: { text: 'x' } },
         new Headers(),
       );
