@@ -4,6 +4,7 @@
  * Node's http server, Hono or Express (./adapters).
  */
 import { createSecureFetcher } from '@agentry/client';
+import { type A2aHandler, createA2aHandler } from './a2a/server.js';
 import type { AgentDefinition } from './define/types.js';
 import { buildDocuments, type CardSigning, type DocumentTable } from './documents/build.js';
 import { problems } from './errors.js';
@@ -62,6 +63,8 @@ export interface HostOptions {
   lastModified?: Date;
   /** Serve MCP at `/mcp` (default true). */
   mcp?: boolean;
+  /** Serve A2A JSON-RPC (v1.0 and v0.3) at `/agents/{id}/a2a`, the URL the A2A card names (default true). */
+  a2a?: boolean;
   /**
    * Advertise `wss` bindings at `/agents/{id}/ws` (serveNode then accepts WebSocket upgrades); default false.
    * `baseUrl`: where they are advertised (default: the host's base URL as ws/wss). `allowedOrigins`: web pages of
@@ -98,11 +101,13 @@ export function createHost(options: HostOptions): Host {
     options.auth === undefined ? undefined : createAuthenticator(options.auth);
   const webSocketBaseUrl = webSocketBase(options.webSocket, baseUrl);
   const mcpOn = options.mcp ?? true;
+  const a2aOn = options.a2a ?? true;
   const entries = definitions.map((definition) => ({
     definition,
     agent: hostedAgent(definition, {
       baseUrl,
       mcp: mcpOn,
+      a2a: a2aOn,
       ...(webSocketBaseUrl === undefined ? {} : { webSocketBaseUrl }),
       ...(authenticator === undefined ? {} : { authenticator }),
     }),
@@ -178,16 +183,33 @@ export function createHost(options: HostOptions): Host {
     return handler;
   };
 
+  const bodyLimit = options.limits?.bodyBytes ?? DEFAULT_BODY_LIMIT;
+  const a2aHandlers = new Map<string, A2aHandler>();
+  const a2a = (agentId: string): A2aHandler | undefined => {
+    if (!a2aOn) return undefined;
+    let handler = a2aHandlers.get(agentId);
+    if (handler === undefined) {
+      handler = createA2aHandler(runtime, {
+        agentId,
+        maxBodyBytes: bodyLimit,
+        tasks: { fetch: (request) => fetchHandler(request) },
+      });
+      a2aHandlers.set(agentId, handler);
+    }
+    return handler;
+  };
+
   const route = createRouter({
     runtime,
     baseUrl,
     basePath,
-    bodyLimit: options.limits?.bodyBytes ?? DEFAULT_BODY_LIMIT,
+    bodyLimit,
     tasks,
     ...(authenticator === undefined ? {} : { authenticator }),
     retryAfterSeconds,
     documents: () => documents,
     mcp,
+    a2a,
     webSocket: webSocketBaseUrl !== undefined,
   });
 

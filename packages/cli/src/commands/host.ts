@@ -1,6 +1,6 @@
 /**
  * `agentry host <module>`: serves the agents a module defines (`defineAgent` exports) on one HTTP server, in
- * every format, with invocation over REST, MCP and WebSocket. The module may export `hostOptions` (auth, rate
+ * every format, with invocation over REST, MCP, A2A and WebSocket. The module may export `hostOptions` (auth, rate
  * limits, signing, …: anything `createHost` takes) beside its agents.
  */
 import { createHost, type HostOptions, serveNode } from '@agentry/host';
@@ -20,7 +20,9 @@ interface HostCommandOptions {
 export function registerHost(program: Command): void {
   program
     .command('host')
-    .description('serve the agents a module defines, in every format, with invocation (REST, MCP, WebSocket)')
+    .description(
+      'serve the agents a module defines, in every format, with invocation (REST, MCP, A2A, WebSocket)',
+    )
     .argument(
       '<module>',
       'a .ts or .js module exporting agents made with defineAgent (and optionally hostOptions)',
@@ -59,10 +61,14 @@ export function registerHost(program: Command): void {
         process.stdout.write(
           `  documents  ${baseUrl}/.well-known/woa.json, ${baseUrl}/agent.json, ${baseUrl}/.well-known/agent-card.json\n`,
         );
+        const a2a = hostOptions.a2a ?? true;
         for (const agent of agents) {
-          process.stdout.write(
-            `  ${agent.id.padEnd(10)} ${baseUrl}/agents/${agent.id}/card (TD), ${baseUrl}/agents/${agent.id}/invoke\n`,
-          );
+          const endpoints = [
+            `${baseUrl}/agents/${agent.id}/card (TD)`,
+            `${baseUrl}/agents/${agent.id}/invoke`,
+            ...(a2a ? [`${baseUrl}/agents/${agent.id}/a2a (A2A)`] : []),
+          ];
+          process.stdout.write(`  ${agent.id.padEnd(10)} ${endpoints.join(', ')}\n`);
         }
         process.stdout.write(`  mcp        ${baseUrl}/mcp\n`);
       }

@@ -80,8 +80,9 @@ function readJsonRpcError(error: JsonObject, out: ErrorBody): void {
   out.jsonRpcCode = code;
   out.code = String(code);
   if (typeof error['message'] === 'string') out.detail = error['message'];
-  const data = error['data'];
-  // Servers put structured detail in `data`: a problem object, an AIDIP error, or a string.
+  // Servers put structured detail in `data`: a problem object, an AIDIP error, or a string. A2A v1.0 puts a list
+  // of details there (`google.rpc.ErrorInfo` and the like); a problem among them says the most.
+  const data = Array.isArray(error['data']) ? detailOf(error['data']) : error['data'];
   if (isObject(data)) {
     const inner = readErrorValue(data);
     if (inner.detail !== undefined) out.detail = inner.detail;
@@ -92,6 +93,15 @@ function readJsonRpcError(error: JsonObject, out: ErrorBody): void {
   } else if (typeof data === 'string' && data.trim() !== '') {
     out.detail = out.detail === undefined ? data : `${out.detail}: ${data}`;
   }
+}
+
+/** The most telling entry of a list of error details: a problem (it has a `status` or `title`), else the first object. */
+function detailOf(details: JsonValue[]): JsonObject | undefined {
+  const objects = details.filter(isObject);
+  return (
+    objects.find((entry) => typeof entry['status'] === 'number' || typeof entry['title'] === 'string') ??
+    objects[0]
+  );
 }
 
 function readAidipError(error: JsonObject, out: ErrorBody): void {

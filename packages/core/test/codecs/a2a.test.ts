@@ -440,7 +440,7 @@ describe('A2A: the card it writes', () => {
 
     const addressed = agent({ bindings: [], url: 'agent://menus.example.org/planner' });
     const viaBase = a2aCodec.emit([addressed], { baseUrl: 'https://host.example.org/' });
-    assert.equal((viaBase.document as JsonObject)['url'], 'https://host.example.org/agents/menu-planner');
+    assert.equal((viaBase.document as JsonObject)['url'], 'https://host.example.org/agents/menu-planner/a2a');
     assert.ok(viaBase.losses.some((loss) => loss.field === 'url'));
 
     const nowhere = a2aCodec.emit([agent({ bindings: [] })]);

@@ -1,12 +1,14 @@
 /**
- * Which handler answers a request: the discovery documents (GET/HEAD), the invocation routes, the task routes and
- * the MCP endpoint, under the host's base path. Unknown paths get a 404 problem, known paths a 405 with `Allow`
+ * Which handler answers a request: the discovery documents (GET/HEAD), the invocation routes, the task routes, the
+ * MCP endpoint and each agent's A2A endpoint, under the host's base path. Unknown paths get a 404 problem, known paths a 405 with `Allow`
  * for methods they do not answer.
  */
 
+import type { A2aHandler } from '../a2a/server.js';
 import type { DocumentTable } from '../documents/build.js';
 import { serveDocument } from '../documents/static-document.js';
 import { problem } from '../errors.js';
+import { A2A_SEGMENT } from '../model/hosted-agent.js';
 import { type Answer, answerOf } from './answer.js';
 import type { HostRequest } from './host-request.js';
 import {
@@ -27,6 +29,8 @@ export interface RouterSettings extends InvocationSettings, TaskRouteSettings {
   documents: () => Promise<DocumentTable>;
   /** The MCP endpoint for all agents, or for one (`/agents/{id}/mcp`); undefined when MCP is off. */
   mcp?: (agentId: string | undefined) => WebHandler | undefined;
+  /** An agent's A2A JSON-RPC endpoint (`/agents/{id}/a2a`); undefined when A2A is off. */
+  a2a?: (agentId: string) => A2aHandler | undefined;
   webSocket: boolean;
 }
 
@@ -74,6 +78,10 @@ export function createRouter(settings: RouterSettings): Router {
       if (count === 3 && third === 'mcp' && settings.runtime.agent(agentId) !== undefined) {
         const handler = settings.mcp?.(agentId);
         if (handler !== undefined) return answerOf(await handler(request.web()));
+      }
+      if (count === 3 && third === A2A_SEGMENT && settings.runtime.agent(agentId) !== undefined) {
+        const handler = settings.a2a?.(agentId);
+        if (handler !== undefined) return answerOf(await handler(request.web(), caller));
       }
       if (
         count === 3 &&

@@ -87,7 +87,8 @@ export function pollingTaskWaiter(runtime: HostRuntime, options: TaskPollingOpti
   };
 }
 
-function pollHeadersFrom(headers: Headers): Headers {
+/** The headers that say who asks (credentials, session), without those about the original call's body. */
+export function pollHeadersFrom(headers: Headers): Headers {
   const out = new Headers({ accept: 'application/json' });
   headers.forEach((value, name) => {
     if (!NOT_REPEATED.has(name) && !name.startsWith('sec-websocket-')) out.set(name, value);

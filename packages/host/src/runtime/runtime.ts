@@ -153,6 +153,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         operation: spec.name,
         ...optional('owner', principal?.clientId),
         ...optional('callbackUrl', callbackUrl === '' ? undefined : callbackUrl),
+        ...optional('sessionId', request.headers.get(SESSION_HEADER) ?? undefined),
       });
       if (task === undefined) {
         claim?.abandon();

@@ -1,6 +1,6 @@
 /**
  * The seam between the host's HTTP surface and the transports that reach the same operations another way (the
- * MCP server, NDJSON over WebSocket): every transport turns its message into a `CallRequest` and renders the
+ * MCP server, NDJSON over WebSocket, A2A JSON-RPC): every transport turns its message into a `CallRequest` and renders the
  * `CallOutcome`, so validation, auth, rate limits, idempotency, confirmation and tasks behave the same on each.
  */
 import type { Agent } from '@agentry/core';
@@ -26,7 +26,7 @@ export interface ProblemFailure {
 }
 
 /** How a call reached the host. */
-export type CallTransport = 'envelope' | 'operation' | 'mcp' | 'wss';
+export type CallTransport = 'envelope' | 'operation' | 'mcp' | 'wss' | 'a2a';
 
 export interface CallRequest {
   agentId: string;

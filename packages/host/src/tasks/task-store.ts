@@ -25,6 +25,8 @@ export interface TaskRecord {
   readonly owner?: string;
   /** Where the final status is POSTed, signed. */
   readonly callbackUrl?: string;
+  /** The session the call ran in (`X-Session-ID`); A2A reads it as the task's context. */
+  readonly sessionId?: string;
   readonly controller: AbortController;
 }
 
@@ -43,6 +45,7 @@ export interface TaskStore {
     operation: string;
     owner?: string;
     callbackUrl?: string;
+    sessionId?: string;
   }): TaskRecord | undefined;
   get(id: string): TaskRecord | undefined;
   /** Marks a running task finished; returns false when it had already ended (cancelled). */
@@ -101,6 +104,7 @@ export function createTaskStore(options: TaskStoreOptions = {}): TaskStore {
         controller: new AbortController(),
         ...(init.owner === undefined ? {} : { owner: init.owner }),
         ...(init.callbackUrl === undefined ? {} : { callbackUrl: init.callbackUrl }),
+        ...(init.sessionId === undefined ? {} : { sessionId: init.sessionId }),
       };
       tasks.set(task.id, task);
       return task;
@@ -149,6 +153,7 @@ export function taskRepresentation(task: TaskRecord): Record<string, unknown> {
     createdAt: new Date(task.createdAt).toISOString(),
     updatedAt: new Date(task.updatedAt).toISOString(),
   };
+  if (task.sessionId !== undefined) out['sessionId'] = task.sessionId;
   if (task.progress !== undefined) out['progress'] = task.progress;
   if (task.status === 'completed') out['result'] = task.output ?? null;
   if (task.problem !== undefined) out['error'] = task.problem;

@@ -1,10 +1,12 @@
 /**
  * The transports Agentry speaks, by binding kind. A binding of any other kind (`other`: agent+matrix, a WoA private
- * transport, a TD form in CoAP or MQTT; and `a2a`, which is not yet spoken) is reported with the transport's name.
+ * transport, a TD form in CoAP or MQTT), or one its kind's transport does not speak (A2A over gRPC or HTTP+JSON), is
+ * reported with the transport's name.
  */
 import type { Binding } from '@agentry/core';
 import { contextDetails, type ErrorContext } from '../error-mapping.js';
 import { UnsupportedTransportError } from '../errors.js';
+import { a2aTransport } from './a2a.js';
 import { httpTransport } from './http.js';
 import { localTransport } from './local.js';
 import { mcpTransport } from './mcp.js';
@@ -14,17 +16,24 @@ import { woaRestTransport } from './woa-rest.js';
 import { wssTransport } from './wss.js';
 
 const transports = new Map<Binding['kind'], BindingTransport>(
-  [woaRestTransport, httpTransport, mcpTransport, wssTransport, unixTransport, localTransport].map(
-    (transport) => [transport.kind, transport as BindingTransport],
-  ),
+  [
+    woaRestTransport,
+    httpTransport,
+    mcpTransport,
+    a2aTransport,
+    wssTransport,
+    unixTransport,
+    localTransport,
+  ].map((transport) => [transport.kind, transport as BindingTransport]),
 );
 
 export function transportFor(binding: Binding): BindingTransport | undefined {
-  return transports.get(binding.kind);
+  const transport = transports.get(binding.kind);
+  return transport === undefined || transport.supports?.(binding) === false ? undefined : transport;
 }
 
 export function isSupported(binding: Binding): boolean {
-  return transports.has(binding.kind);
+  return transportFor(binding) !== undefined;
 }
 
 /** The transport's name as the description gave it: `matrix`, `com.example.x`, `a2a (GRPC)`, `coap`. */
@@ -42,7 +51,7 @@ export function unsupportedTransport(
   const who = ctx.agent === undefined ? 'The agent' : `Agent "${ctx.agent.id}"`;
   const what = ctx.operation === undefined ? '' : ` for operation "${ctx.operation}"`;
   return new UnsupportedTransportError(
-    `${who} can only be called${what} over ${names.join(', ')}, which Agentry does not speak (it speaks WoA REST, HTTP endpoints, MCP, wss, unix and local).`,
+    `${who} can only be called${what} over ${names.join(', ')}, which Agentry does not speak (it speaks WoA REST, HTTP endpoints, MCP, A2A JSON-RPC, wss, unix and local).`,
     contextDetails(ctx),
     names[0] ?? 'none',
   );

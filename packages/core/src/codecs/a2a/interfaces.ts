@@ -208,7 +208,8 @@ export interface WrittenInterfaces {
 
 /**
  * The card's interface fields. Without an `a2a` binding the agent is offered at its own http(s) `url`, else at
- * `${baseUrl}/agents/${id}` (where Agentry hosts serve A2A).
+ * `${baseUrl}/agents/${id}/a2a` (where Agentry hosts serve A2A JSON-RPC; their agents carry that binding
+ * themselves, so a host's card names it whatever this default says).
  */
 export function writeInterfaces(agent: Agent, baseUrl: string | undefined): WrittenInterfaces {
   let bindings = agent.bindings.filter((binding): binding is A2aBinding => binding.kind === 'a2a');
@@ -231,7 +232,7 @@ export function writeInterfaces(agent: Agent, baseUrl: string | undefined): Writ
       agent.url !== undefined && isAbsoluteUrl(agent.url, ['http', 'https'])
         ? agent.url
         : baseUrl !== undefined
-          ? `${trimTrailingSlash(baseUrl)}/agents/${encodeURIComponent(agent.id)}`
+          ? `${trimTrailingSlash(baseUrl)}/agents/${encodeURIComponent(agent.id)}/a2a`
           : undefined;
     if (url === undefined) return { fields: {}, primaryUrl: undefined };
     bindings = [{ kind: 'a2a', url, protocolBinding: DEFAULT_TRANSPORT }];
