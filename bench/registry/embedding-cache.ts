@@ -40,11 +40,11 @@ export function cachingProvider(inner: EmbeddingProvider, file: string): Caching
   return {
     id: inner.id,
     dimensions: inner.dimensions,
-    async embed(texts) {
-      if (!cached) return inner.embed(texts);
+    async embed(texts, options) {
+      if (!cached) return inner.embed(texts, options);
       const missing = [...new Set(texts.filter((text) => !vectors.has(text)))];
       if (missing.length > 0) {
-        const embedded = await inner.embed(missing);
+        const embedded = await inner.embed(missing, options);
         for (const [i, text] of missing.entries()) vectors.set(text, embedded[i]!);
         learnt += missing.length;
       }

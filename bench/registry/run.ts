@@ -17,11 +17,12 @@
  * always go to the model. `--phases` runs some of register,list,search,get; `--profile <dir>` writes the
  * registry's CPU profile there; `--embeddings hash` (stand-in vectors, no model) is for quick runs of list and
  * get, whose figures do not depend on the model; `--answer-cache off` measures reads without the registry's
- * answer cache (every request queries the database).
+ * answer cache (every request queries the database); `--embedding-threads <n>` sets USE-lite's worker threads
+ * (default 2).
  *
  *   npm run bench:registry -- [--agents 10000] [--register 300] [--requests 20000] [--searches 400] [--warmup 50] [--rss]
  *     [--phases register,list,search,get] [--profile <dir>] [--embedding-cache <file>] [--embeddings hash]
- *     [--answer-cache on|off] [--register-concurrency 8]
+ *     [--answer-cache on|off] [--register-concurrency 8] [--embedding-threads 2]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,6 +54,7 @@ const { values: args } = parseArgs({
     embeddings: { type: 'string', default: 'use-lite' },
     'answer-cache': { type: 'string', default: 'on' },
     'register-concurrency': { type: 'string', default: '8' },
+    'embedding-threads': { type: 'string' },
   },
 });
 const phases = new Set(args.phases.split(',').map((phase) => phase.trim()));
@@ -183,6 +185,7 @@ async function throughputBench(dir: string): Promise<void> {
       args.embeddings,
       '--answer-cache',
       args['answer-cache'],
+      ...(args['embedding-threads'] === undefined ? [] : ['--embedding-threads', args['embedding-threads']]),
     ],
     profileArgs(),
   );

@@ -4,7 +4,7 @@
  * (as `reindex` does), serves it on loopback and prints one `READY {json}` line. It stops when its stdin closes.
  *
  *   node --import tsx bench/registry/server.ts --db <file> --preload <n> --embeddings use-lite|hash|none
- *     [--embedding-cache <file>] [--answer-cache on|off]
+ *     [--embedding-cache <file>] [--answer-cache on|off] [--embedding-threads <n>]
  */
 import { parseArgs } from 'node:util';
 import { readDocument } from '@agentry/core';
@@ -56,6 +56,7 @@ async function main(): Promise<void> {
       embeddings: { type: 'string', default: 'use-lite' },
       'embedding-cache': { type: 'string' },
       'answer-cache': { type: 'string', default: 'on' },
+      'embedding-threads': { type: 'string' },
     },
   });
   if (values.db === undefined) throw new Error('--db is required');
@@ -72,13 +73,18 @@ async function main(): Promise<void> {
       resolve: { requests: 1e9, windowSeconds: 1 },
     },
   };
+  const useLite =
+    values['embedding-threads'] === undefined ? {} : { threads: Number(values['embedding-threads']) };
   let cache: CachingProvider | undefined;
   if (values.embeddings === 'hash') options.embeddingProvider = hashEmbeddings();
   else if (values.embeddings === 'none') options.embeddings = 'none';
   else if (values['embedding-cache'] !== undefined && values['embedding-cache'] !== '') {
-    cache = cachingProvider(createEmbeddingProvider('use-lite'), values['embedding-cache']);
+    cache = cachingProvider(createEmbeddingProvider('use-lite', useLite), values['embedding-cache']);
     options.embeddingProvider = cache;
-  } else options.embeddings = 'use-lite';
+  } else {
+    options.embeddings = 'use-lite';
+    options.embeddingOptions = useLite;
+  }
   const registry = await createRegistry(options);
 
   const preload = Number(values.preload);

@@ -4,19 +4,29 @@
  */
 
 import type { RegistryOptions } from './registry.js';
-import type { EmbeddingProviderKind, OpenAIEmbeddingOptions } from './search/index.js';
+import type { EmbeddingProviderKind, OpenAIEmbeddingOptions, UseLiteOptions } from './search/index.js';
 
 export interface EnvSettings {
   options: Partial<RegistryOptions>;
+  /**
+   * What the environment says of each embedding provider, whichever `AGENTRY_EMBEDDINGS` names: a command line
+   * that picks the provider itself takes its settings from here (absent when the environment says nothing).
+   */
+  providers?: EmbeddingProviderSettings;
   port?: number;
   hostname?: string;
 }
 
+export interface EmbeddingProviderSettings {
+  'use-lite'?: UseLiteOptions;
+  openai?: OpenAIEmbeddingOptions;
+}
+
 /**
- * `AGENTRY_DB` (file), `AGENTRY_EMBEDDINGS` (`use-lite`, `openai`, `none`), `AGENTRY_OPENAI_BASE_URL`,
- * `AGENTRY_OPENAI_MODEL`, `AGENTRY_OPENAI_API_KEY`, `AGENTRY_PUBLIC_URL`, `AGENTRY_MAX_BODY_BYTES`,
- * `AGENTRY_QUOTA` (a number, or `none`), `AGENTRY_TRUST_PROXY` (`1`), `PORT`, `HOST`. `AGENTRY_ADMIN_TOKEN`
- * is read by `createRegistry` itself.
+ * `AGENTRY_DB` (file), `AGENTRY_EMBEDDINGS` (`use-lite`, `openai`, `none`), `AGENTRY_EMBEDDING_THREADS` (USE-lite's
+ * worker threads), `AGENTRY_OPENAI_BASE_URL`, `AGENTRY_OPENAI_MODEL`, `AGENTRY_OPENAI_API_KEY`, `AGENTRY_PUBLIC_URL`,
+ * `AGENTRY_MAX_BODY_BYTES`, `AGENTRY_QUOTA` (a number, or `none`), `AGENTRY_TRUST_PROXY` (`1`), `PORT`, `HOST`.
+ * `AGENTRY_ADMIN_TOKEN` is read by `createRegistry` itself.
  */
 export function settingsFromEnv(env: Record<string, string | undefined> = process.env): EnvSettings {
   const options: Partial<RegistryOptions> = {};
@@ -32,24 +42,27 @@ export function settingsFromEnv(env: Record<string, string | undefined> = proces
   }
   const db = value('AGENTRY_DB');
   if (db !== undefined) options.databasePath = db;
+  const providers: EmbeddingProviderSettings = {};
+  const threads = value('AGENTRY_EMBEDDING_THREADS');
+  if (threads !== undefined)
+    providers['use-lite'] = { threads: positiveInteger('AGENTRY_EMBEDDING_THREADS', threads) };
+  const baseUrl = value('AGENTRY_OPENAI_BASE_URL');
+  const model = value('AGENTRY_OPENAI_MODEL');
+  if (baseUrl !== undefined && model !== undefined) {
+    const openai: OpenAIEmbeddingOptions = { baseUrl, model };
+    const apiKey = value('AGENTRY_OPENAI_API_KEY');
+    if (apiKey !== undefined) openai.apiKey = apiKey;
+    providers.openai = openai;
+  }
   const embeddings = value('AGENTRY_EMBEDDINGS');
   if (embeddings !== undefined) {
     if (!['use-lite', 'openai', 'none'].includes(embeddings)) {
       throw new Error(`AGENTRY_EMBEDDINGS must be use-lite, openai or none; got "${embeddings}".`);
     }
     options.embeddings = embeddings as EmbeddingProviderKind;
-    if (embeddings === 'openai') {
-      const baseUrl = value('AGENTRY_OPENAI_BASE_URL');
-      const model = value('AGENTRY_OPENAI_MODEL');
-      if (baseUrl === undefined || model === undefined) {
-        throw new Error('AGENTRY_EMBEDDINGS=openai needs AGENTRY_OPENAI_BASE_URL and AGENTRY_OPENAI_MODEL.');
-      }
-      const openai: OpenAIEmbeddingOptions = { baseUrl, model };
-      const apiKey = value('AGENTRY_OPENAI_API_KEY');
-      if (apiKey !== undefined) openai.apiKey = apiKey;
-      options.embeddingOptions = openai;
-    }
   }
+  const chosen = embeddingOptionsFor(options.embeddings ?? 'use-lite', providers);
+  if (chosen !== undefined) options.embeddingOptions = chosen;
   const publicUrl = value('AGENTRY_PUBLIC_URL');
   if (publicUrl !== undefined) {
     if (!URL.canParse(publicUrl))
@@ -63,6 +76,7 @@ export function settingsFromEnv(env: Record<string, string | undefined> = proces
     options.quotaPerPublisher = quota === 'none' ? null : positiveInteger('AGENTRY_QUOTA', quota);
   if (value('AGENTRY_TRUST_PROXY') === '1') options.trustProxy = true;
   const settings: EnvSettings = { options };
+  if (Object.keys(providers).length > 0) settings.providers = providers;
   const port = value('PORT');
   if (port !== undefined) {
     const number = Number(port);
@@ -73,6 +87,25 @@ export function settingsFromEnv(env: Record<string, string | undefined> = proces
   const host = value('HOST');
   if (host !== undefined) settings.hostname = host;
   return settings;
+}
+
+/**
+ * The options of the embedding provider `kind` from what the environment said of each; an error naming the
+ * variables when `openai` is chosen without them.
+ */
+export function embeddingOptionsFor(
+  kind: EmbeddingProviderKind,
+  providers: EmbeddingProviderSettings = {},
+): UseLiteOptions | OpenAIEmbeddingOptions | undefined {
+  if (kind === 'openai') {
+    if (providers.openai === undefined) {
+      throw new Error(
+        'The openai embedding provider needs AGENTRY_OPENAI_BASE_URL and AGENTRY_OPENAI_MODEL.',
+      );
+    }
+    return providers.openai;
+  }
+  return kind === 'use-lite' ? providers['use-lite'] : undefined;
 }
 
 function positiveInteger(name: string, text: string): number {

@@ -9,7 +9,12 @@ export {
 } from './access/rate-limit.js';
 export type { ConnectionInfo } from './api/context.js';
 export { PROBLEM_MEDIA_TYPE } from './api/problems.js';
-export { type EnvSettings, settingsFromEnv } from './config.js';
+export {
+  type EmbeddingProviderSettings,
+  type EnvSettings,
+  embeddingOptionsFor,
+  settingsFromEnv,
+} from './config.js';
 export * from './crawl/index.js';
 export * from './federation/index.js';
 export { crawledId, crawlOwner, createCrawlSink } from './ingest/crawl-sink.js';
@@ -28,6 +33,7 @@ export {
   type ServeOptions,
   serveRegistry,
 } from './registry.js';
+export type { EmbeddingProviderKind, OpenAIEmbeddingOptions, UseLiteOptions } from './search/index.js';
 export type { HistoryEntry, RecordDraft } from './store/agents.js';
 export type { AuditEntry } from './store/audit.js';
 export type { AgentFilters } from './store/filters.js';

@@ -10,12 +10,12 @@ import {
   createRegistry,
   normalizeOrigin,
   type RegistryOptions,
-  settingsFromEnv,
 } from '@agentry/registry';
 import type { Command } from 'commander';
 import { EXIT, UsageError } from '../io/errors.js';
 import { readInput } from '../io/input.js';
 import { addNetworkOptions, fetchPolicy, type NetworkOptions } from '../io/network.js';
+import { environmentSettings, registryOptionsFrom } from '../io/registry-options.js';
 import { plural } from '../io/report.js';
 
 interface CrawlCommandOptions extends NetworkOptions {
@@ -27,7 +27,6 @@ interface CrawlCommandOptions extends NetworkOptions {
   json?: boolean;
 }
 
-const EMBEDDINGS = ['use-lite', 'openai', 'none'] as const;
 /** Origins listed one by one in the human summary; past this many, only the failed ones are. */
 const LISTED_ORIGINS = 50;
 
@@ -168,26 +167,7 @@ async function originsOf(args: readonly string[], from: string | undefined): Pro
 }
 
 function registryOptionsOf(options: CrawlCommandOptions): RegistryOptions {
-  let env: ReturnType<typeof settingsFromEnv>;
-  try {
-    env = settingsFromEnv(process.env);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const registryOptions: RegistryOptions = {
-    ...env.options,
-    databasePath: options.db ?? env.options.databasePath ?? 'agentry.db',
-  };
-  if (options.embeddings !== undefined) {
-    if (!(EMBEDDINGS as readonly string[]).includes(options.embeddings)) {
-      throw new UsageError(`--embeddings must be ${EMBEDDINGS.join(', ')}; got "${options.embeddings}"`);
-    }
-    registryOptions.embeddings = options.embeddings as (typeof EMBEDDINGS)[number];
-    if (options.embeddings === 'openai' && registryOptions.embeddingOptions === undefined) {
-      throw new UsageError('--embeddings openai needs AGENTRY_OPENAI_BASE_URL and AGENTRY_OPENAI_MODEL');
-    }
-  }
-  return registryOptions;
+  return registryOptionsFrom(environmentSettings(), options);
 }
 
 function isOk(result: OriginResult): boolean {

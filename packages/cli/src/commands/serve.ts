@@ -4,10 +4,11 @@
  * what `npm start` runs.
  */
 import { createSecureFetcher } from '@agentry/client';
-import { createRegistry, type RegistryOptions, serveRegistry, settingsFromEnv } from '@agentry/registry';
+import { createRegistry, serveRegistry } from '@agentry/registry';
 import type { Command } from 'commander';
 import { startDemoAgents } from '../io/demo.js';
 import { EXIT, UsageError } from '../io/errors.js';
+import { environmentSettings, registryOptionsFrom } from '../io/registry-options.js';
 import { parsePort, untilInterrupted } from '../io/server.js';
 
 interface ServeCommandOptions {
@@ -22,7 +23,6 @@ interface ServeCommandOptions {
 }
 
 const DEFAULT_PORT = 7420;
-const EMBEDDINGS = ['use-lite', 'openai', 'none'] as const;
 
 export function registerServe(program: Command): void {
   program
@@ -52,27 +52,10 @@ export function registerServe(program: Command): void {
       '\nThe admin token is printed once, on the first start (or set AGENTRY_ADMIN_TOKEN). The server runs until\ninterrupted (Ctrl-C), then closes the database cleanly.\n\nExamples:\n  agentry serve\n  agentry serve --port 8080 --db /var/lib/agentry/registry.db --embeddings none\n  agentry serve --demo',
     )
     .action(async (options: ServeCommandOptions) => {
-      let env: ReturnType<typeof settingsFromEnv>;
-      try {
-        env = settingsFromEnv(process.env);
-      } catch (error) {
-        throw new UsageError((error as Error).message);
-      }
+      const env = environmentSettings();
       const port = options.port !== undefined ? parsePort(options.port) : (env.port ?? DEFAULT_PORT);
       const hostname = options.hostname ?? env.hostname ?? '127.0.0.1';
-      const registryOptions: RegistryOptions = {
-        ...env.options,
-        databasePath: options.db ?? env.options.databasePath ?? 'agentry.db',
-      };
-      if (options.embeddings !== undefined) {
-        if (!(EMBEDDINGS as readonly string[]).includes(options.embeddings)) {
-          throw new UsageError(`--embeddings must be ${EMBEDDINGS.join(', ')}; got "${options.embeddings}"`);
-        }
-        registryOptions.embeddings = options.embeddings as (typeof EMBEDDINGS)[number];
-        if (options.embeddings === 'openai' && registryOptions.embeddingOptions === undefined) {
-          throw new UsageError('--embeddings openai needs AGENTRY_OPENAI_BASE_URL and AGENTRY_OPENAI_MODEL');
-        }
-      }
+      const registryOptions = registryOptionsFrom(env, options);
       if (options.publicUrl !== undefined) {
         if (!URL.canParse(options.publicUrl)) throw new UsageError(`--public-url must be an absolute URL`);
         registryOptions.publicUrl = options.publicUrl;

@@ -105,10 +105,13 @@ export async function createSearchIndex<Tables extends SearchTables>(
   }
 
   /** Embeds texts; on failure reports it and returns nothing, so the caller can index lexically regardless. */
-  async function tryEmbed(texts: readonly string[]): Promise<Float32Array[] | undefined> {
+  async function tryEmbed(
+    texts: readonly string[],
+    purpose: 'query' | 'document',
+  ): Promise<Float32Array[] | undefined> {
     if (!provider || texts.length === 0) return undefined;
     try {
-      const vectors = await provider.embed(texts);
+      const vectors = await provider.embed(texts, { purpose });
       if (vectors.length !== texts.length)
         throw new Error(`${provider.id} returned ${vectors.length} vectors for ${texts.length} texts`);
       return vectors;
@@ -160,7 +163,10 @@ export async function createSearchIndex<Tables extends SearchTables>(
       }
     }
     const toEmbed = entries.filter((entry) => !unchanged.has(entry.document.id));
-    const vectors = await tryEmbed(toEmbed.map((entry) => entry.text));
+    const vectors = await tryEmbed(
+      toEmbed.map((entry) => entry.text),
+      'document',
+    );
     const embedded = new Map<string, Float32Array>();
     toEmbed.forEach((entry, i) => {
       const vector = vectors?.[i];
@@ -229,7 +235,10 @@ export async function createSearchIndex<Tables extends SearchTables>(
     for (;;) {
       const rows = await pendingRows(db, provider.id, batchSize);
       if (rows.length === 0) return done;
-      const vectors = await provider.embed(rows.map((row) => row.text));
+      const vectors = await provider.embed(
+        rows.map((row) => row.text),
+        { purpose: 'document' },
+      );
       await db.transaction().execute(async (trx) => {
         for (const [i, row] of rows.entries()) {
           const vector = vectors[i]!;
@@ -253,7 +262,10 @@ export async function createSearchIndex<Tables extends SearchTables>(
     const vectors = keys.map((key) => queryCache.get(key));
     const missing = texts.flatMap((text, i) => (vectors[i] ? [] : [{ i, text: readableText(text) }]));
     if (missing.length > 0) {
-      const embedded = await tryEmbed(missing.map((item) => item.text));
+      const embedded = await tryEmbed(
+        missing.map((item) => item.text),
+        'query',
+      );
       if (!embedded) return undefined;
       missing.forEach((item, j) => {
         const unit = unitVector(embedded[j]!);

@@ -81,10 +81,19 @@ export interface SearchIndexStats {
   dimensions?: number;
 }
 
+/** What the texts of an embedding call are. */
+export interface EmbedOptions {
+  /**
+   * `query`: a search request someone is waiting on, which a provider may serve before waiting documents;
+   * `document`: agents being indexed. A provider told neither guesses from the number of texts.
+   */
+  purpose?: 'query' | 'document';
+}
+
 /** Turns text into vectors. Implementations: the bundled USE-lite model, an OpenAI-compatible API, none. */
 export interface EmbeddingProvider {
   /** Stable name stored beside each vector, so a change of model triggers re-embedding. */
   readonly id: string;
   readonly dimensions: number;
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
 }

@@ -120,12 +120,25 @@ test('settings from the environment: what is set, checked', () => {
       quotaPerPublisher: null,
       trustProxy: true,
     },
+    providers: { openai: { baseUrl: 'https://embeddings.example/v1', model: 'small' } },
     port: 8080,
   });
   assert.deepEqual(settingsFromEnv({}), { options: {} });
+  // USE-lite is the default provider: its threads apply unless another provider is named.
+  assert.deepEqual(settingsFromEnv({ AGENTRY_EMBEDDING_THREADS: '3' }), {
+    options: { embeddingOptions: { threads: 3 } },
+    providers: { 'use-lite': { threads: 3 } },
+  });
+  assert.deepEqual(settingsFromEnv({ AGENTRY_EMBEDDING_THREADS: '3', AGENTRY_EMBEDDINGS: 'none' }), {
+    options: { embeddings: 'none' },
+    providers: { 'use-lite': { threads: 3 } },
+  });
   for (const env of [
     { AGENTRY_EMBEDDINGS: 'magic' },
     { AGENTRY_EMBEDDINGS: 'openai' },
+    { AGENTRY_EMBEDDINGS: 'openai', AGENTRY_OPENAI_BASE_URL: 'https://embeddings.example/v1' },
+    { AGENTRY_EMBEDDING_THREADS: '0' },
+    { AGENTRY_EMBEDDING_THREADS: 'two' },
     { AGENTRY_QUOTA: '-1' },
     { PORT: '70000' },
     { AGENTRY_PUBLIC_URL: 'registry' },

@@ -10,7 +10,8 @@ import { createUseLiteProvider } from '../../src/search/index.js';
 
 describe('USE-lite in a worker thread', () => {
   it('embeds queries and batches of documents exactly as on the calling thread', async () => {
-    const threaded = createUseLiteProvider({ batchSize: 4 });
+    // One worker, so that its batches are the calling thread's: a text's vector shifts a little with its batch.
+    const threaded = createUseLiteProvider({ batchSize: 4, threads: 1 });
     const local = createUseLiteProvider({ batchSize: 4, thread: false });
     const documents = [
       'Forecasts rain, snow and wind for any city, a week ahead.',
@@ -42,5 +43,41 @@ describe('USE-lite in a worker thread', () => {
     for (const [i, vector] of fromWorker.entries()) assert.deepEqual([...vector], [...fromThread[i]!]);
     assert.deepEqual([...query[0]!], [...(await local.embed(['will it rain tomorrow']))[0]!]);
     assert.deepEqual(await threaded.embed([]), []);
+  });
+
+  it('answers a query before documents that were waiting, however few texts they have', async () => {
+    const provider = createUseLiteProvider({ batchSize: 4, threads: 1 });
+    await provider.embed(['loads the model'], { purpose: 'document' });
+    const finished: string[] = [];
+    const track = (name: string, pending: Promise<Float32Array[]>) =>
+      pending.then((vectors) => {
+        finished.push(name);
+        return vectors;
+      });
+    // The first call occupies the only worker; the second waits, and the query sent after it goes first.
+    await Promise.all([
+      track('running', provider.embed(['Books train tickets.'], { purpose: 'document' })),
+      track('waiting', provider.embed(['Creates invoices.'], { purpose: 'document' })),
+      track('query', provider.embed(['will it rain tomorrow'], { purpose: 'query' })),
+    ]);
+    assert.deepEqual(finished, ['running', 'query', 'waiting']);
+  });
+
+  it('spreads documents over several workers and gives each text its own vector, in input order', async () => {
+    const pooled = createUseLiteProvider({ batchSize: 4, threads: 2 });
+    const local = createUseLiteProvider({ batchSize: 4, thread: false });
+    const documents = Array.from(
+      { length: 10 },
+      (_, i) => `Agent number ${i} ${'plans trips and books hotels '.repeat(1 + (i % 3))}`,
+    );
+    await pooled.embed(['loads the first model'], { purpose: 'document' });
+    const [pooledVectors, query] = await Promise.all([
+      pooled.embed(documents, { purpose: 'document' }),
+      pooled.embed(['cheap hotel in Lisbon'], { purpose: 'query' }),
+    ]);
+    const localVectors = await local.embed(documents);
+    assert.equal(pooledVectors.length, documents.length);
+    for (const [i, vector] of pooledVectors.entries()) assert.deepEqual([...vector], [...localVectors[i]!]);
+    assert.deepEqual([...query[0]!], [...(await local.embed(['cheap hotel in Lisbon']))[0]!]);
   });
 });

