@@ -15,8 +15,9 @@
  *     Target: ≥ 3× the first crawl's rate.
  *
  * `ROUNDS` rounds (3) of both, each on a new database, the two phases of a round back to back so that they run under
- * the same load; each phase prints wall time, this process's CPU time and the load average when it started, and the
- * medians of the rounds close the report. A warm-up first (`WARMUP` other origins, 500, crawled and re-crawled into
+ * the same load; each phase prints wall time, this process's CPU time, the fleet's CPU time (when it nears the wall
+ * time, the fleet and not the crawler was the limit) and the load average when it started, and the medians of the
+ * rounds close the report. A warm-up first (`WARMUP` other origins, 500, crawled and re-crawled into
  * another database) so that neither phase pays for compiling what the other ran. `PROFILE=recrawl.cpuprofile`
  * writes a V8 profile of the last re-crawl.
  *
@@ -55,8 +56,13 @@ const child = spawn(
     stdio: ['pipe', 'pipe', 'inherit'],
   },
 );
-const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
-const port = Number(line);
+const childLines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+const port = Number((await childLines.next()).value);
+/** The fleet's CPU time so far: a phase whose fleet CPU nears its wall time was limited by the fleet's core. */
+async function fleetCpuSeconds(): Promise<number> {
+  child.stdin!.write('cpu\n');
+  return Number((await childLines.next()).value) / 1000;
+}
 
 const lookup: LookupFunction = async () => [{ address: '127.0.0.1', family: 4 }];
 const fetcher = createSecureFetcher({
@@ -123,6 +129,7 @@ const cpuSeconds = (usage: NodeJS.CpuUsage): number => Math.round((usage.user + 
 const load = (): number => Math.round(loadavg()[0]! * 10) / 10;
 const rate = (count: number, ms: number): number => Math.round((count * 1000) / ms);
 const ratio = (a: number, b: number): number => Math.round((a / b) * 10) / 10;
+const round2 = (value: number): number => Math.round(value * 100) / 100;
 
 /** One round: a first crawl of every origin into a new database, then the unchanged re-crawl, back to back. */
 async function round(profile: boolean) {
@@ -130,21 +137,26 @@ async function round(profile: boolean) {
   const crawler = await crawlerOver(database);
   await crawler.add(Array.from({ length: ORIGINS }, (_, i) => `http://o${i}.bench.test:${port}`));
   const firstLoad = load();
+  let fleetCpu = await fleetCpuSeconds();
   let cpu = process.cpuUsage();
   const first = await crawler.runOnce();
   const firstCpu = cpuSeconds(process.cpuUsage(cpu));
+  const firstFleetCpu = (await fleetCpuSeconds()) - fleetCpu;
   clock += 301_000;
   const profiler = profile ? await startProfiler() : undefined;
   const againLoad = load();
+  fleetCpu = await fleetCpuSeconds();
   cpu = process.cpuUsage();
   const again = await crawler.runOnce();
   const againCpu = cpuSeconds(process.cpuUsage(cpu));
+  const againFleetCpu = (await fleetCpuSeconds()) - fleetCpu;
   if (profiler !== undefined) writeFileSync(PROFILE!, JSON.stringify(await profiler.stop()));
   await database.close();
   return {
     first: {
       seconds: first.elapsedMs / 1000,
       cpuSeconds: firstCpu,
+      fleetCpuSeconds: round2(firstFleetCpu),
       loadAverage: firstLoad,
       originsPerSecond: rate(first.origins, first.elapsedMs),
       requests: first.documents,
@@ -155,6 +167,7 @@ async function round(profile: boolean) {
     recrawl: {
       seconds: again.elapsedMs / 1000,
       cpuSeconds: againCpu,
+      fleetCpuSeconds: round2(againFleetCpu),
       loadAverage: againLoad,
       originsPerSecond: rate(again.origins, again.elapsedMs),
       requests: again.documents,
@@ -198,11 +211,11 @@ for (let index = 0; index < ROUNDS; index++) {
   if (json) continue;
   const { first, recrawl } = result;
   console.log(
-    `  round ${index + 1}: first crawl ${first.seconds.toFixed(1)} s (CPU ${first.cpuSeconds} s, load ${first.loadAverage})  ` +
+    `  round ${index + 1}: first crawl ${first.seconds.toFixed(1)} s (CPU ${first.cpuSeconds} s, fleet ${first.fleetCpuSeconds} s, load ${first.loadAverage})  ` +
       `${first.originsPerSecond} origins/s  (${first.requests} requests, ${first.agents} agents, ${first.failed} failed)`,
   );
   console.log(
-    `           re-crawl    ${recrawl.seconds.toFixed(1)} s (CPU ${recrawl.cpuSeconds} s, load ${recrawl.loadAverage})  ` +
+    `           re-crawl    ${recrawl.seconds.toFixed(1)} s (CPU ${recrawl.cpuSeconds} s, fleet ${recrawl.fleetCpuSeconds} s, load ${recrawl.loadAverage})  ` +
       `${recrawl.originsPerSecond} origins/s  (${recrawl.requests} requests, ${recrawl.unchanged} unchanged, ${recrawl.failed} failed)  ` +
       `${result.speedup}× faster, ${result.cpuSpeedup}× in CPU`,
   );
