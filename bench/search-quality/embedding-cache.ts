@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { EmbeddingProvider } from '../../packages/registry/src/search/index.js';
+import type { EmbeddingProvider, EmbedOptions } from '../../packages/registry/src/search/index.js';
 
 export function cachedProvider(
   provider: EmbeddingProvider,
@@ -20,10 +20,10 @@ export function cachedProvider(
     get dimensions() {
       return provider.dimensions;
     },
-    async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    async embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]> {
       const missing = [...new Set(texts.filter((text) => stored[keyOf(text)] === undefined))];
       if (missing.length > 0) {
-        const vectors = await provider.embed(missing);
+        const vectors = await provider.embed(missing, options);
         missing.forEach((text, i) => {
           stored[keyOf(text)] = Buffer.from(vectors[i]!.buffer).toString('base64');
         });
