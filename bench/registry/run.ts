@@ -6,7 +6,8 @@
  * - hybrid search latency (`POST /agents/search`, USE-lite embeddings, one request at a time), p50 ≤ 15 ms and
  *   p99 ≤ 50 ms;
  * - `GET /agents/{id}` requests/s against a bare node:http server answering the same bodies, target ≥ 40%;
- * - registrations/s over HTTP, embedding included, target ≥ 100.
+ * - registrations/s over HTTP, embedding included, target ≥ 100;
+ * - with `--phases …,mixed`: hybrid search latency while registrations run (no target).
  *
  * `--rss` instead preloads 100,000 agents (through the store and index in batches) and reads the registry's
  * resident memory from `/metrics`, target ≤ 1.5 GB; its vectors come from a 512-dimension hash stand-in unless
@@ -21,7 +22,7 @@
  * (default 2).
  *
  *   npm run bench:registry -- [--agents 10000] [--register 300] [--requests 20000] [--searches 400] [--warmup 50] [--rss]
- *     [--phases register,list,search,get] [--profile <dir>] [--embedding-cache <file>] [--embeddings hash]
+ *     [--phases register,list,search,get,mixed] [--profile <dir>] [--embedding-cache <file>] [--embeddings hash]
  *     [--answer-cache on|off] [--register-concurrency 8] [--embedding-threads 2]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -104,13 +105,14 @@ interface LoadResult {
   statuses: Map<number, number>;
 }
 
-/** Sends `total` requests, `concurrency` at a time, through a keep-alive pool. */
+/** Sends `total` requests (fewer once `stop()` says so), `concurrency` at a time, through a keep-alive pool. */
 async function load(
   origin: string,
   total: number,
   concurrency: number,
   request: (i: number) => RequestSpec,
   expect: (status: number) => boolean = (status) => status === 200,
+  stop: () => boolean = () => false,
 ): Promise<LoadResult> {
   const pool = new Pool(origin, { connections: concurrency, pipelining: 1, keepAliveTimeout: 60_000 });
   const latenciesMs: number[] = [];
@@ -119,7 +121,7 @@ async function load(
   let next = 0;
   const started = performance.now();
   const worker = async (): Promise<void> => {
-    while (next < total) {
+    while (next < total && !stop()) {
       const spec = request(next++);
       const sent = performance.now();
       const contentType: Record<string, string> =
@@ -205,6 +207,7 @@ async function throughputBench(dir: string): Promise<void> {
     if (phases.has('list')) await listBench(url, requests, concurrency);
     if (phases.has('search')) await searchBench(url);
     if (phases.has('get')) await getBench(url, dir, agents, requests, concurrency);
+    if (phases.has('mixed')) await mixedBench(url, agents);
   } finally {
     await registry.stop();
   }
@@ -236,6 +239,49 @@ async function registrationBench(url: string, agents: number): Promise<void> {
     '/s',
     '≥ 100',
     registrations / registered.seconds >= 100 && registered.failures === 0,
+  );
+}
+
+/**
+ * Searches, one at a time, while registrations run (`--register` of them, after those of the register phase): how
+ * long a person searching waits while agents are being embedded. No target; the figure to compare is the search
+ * phase's.
+ */
+async function mixedBench(url: string, agents: number): Promise<void> {
+  const registrations = Number(args.register);
+  let registering = true;
+  const registered = load(
+    url,
+    registrations,
+    Number(args['register-concurrency']),
+    (i) => ({
+      method: 'POST',
+      path: '/agents',
+      body: JSON.stringify(generateAgent(agents + registrations + i).document),
+      headers: { authorization: ADMIN },
+    }),
+    (status) => status === 201,
+  ).finally(() => {
+    registering = false;
+  });
+  const searched = await load(
+    url,
+    Number.MAX_SAFE_INTEGER,
+    1,
+    (i) => ({
+      method: 'POST',
+      path: '/agents/search',
+      body: JSON.stringify({ query: generateQuery(200_000 + i), top: 10, mode: 'hybrid' }),
+    }),
+    undefined,
+    () => !registering,
+  );
+  const done = await registered;
+  checkFailures('registrations during searches', done);
+  checkFailures('searches during registrations', searched);
+  console.log(
+    `  during ${registrations} registrations (${(registrations / done.seconds).toFixed(0)}/s): ${searched.latenciesMs.length} hybrid searches, ` +
+      `p50 ${percentile(searched.latenciesMs, 50).toFixed(0)} ms, p99 ${percentile(searched.latenciesMs, 99).toFixed(0)} ms`,
   );
 }
 
