@@ -71,7 +71,7 @@ function failuresOf(
   warn: Warn,
 ): SchemaFailure[] {
   if (mode === 'off' || schema === undefined) return [];
-  let validate: (instance: unknown) => SchemaFailure[];
+  let validate: ReturnType<typeof compileSchema>;
   try {
     validate = compileSchema(schema);
   } catch (error) {
@@ -81,13 +81,8 @@ function failuresOf(
     });
     return [];
   }
-  // Core's messages start with the pointer; ours print it separately.
-  return validate(instance).map(({ pointer, message, keyword }) => ({
-    pointer,
-    message:
-      pointer !== '' && message.startsWith(`${pointer}: `) ? message.slice(pointer.length + 2) : message,
-    keyword,
-  }));
+  // Ours print the pointer separately from the reason.
+  return validate(instance).map(({ pointer, reason, keyword }) => ({ pointer, message: reason, keyword }));
 }
 
 function describe(ctx: ErrorContext): string {

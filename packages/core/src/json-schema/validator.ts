@@ -167,7 +167,10 @@ function getMetaValidators(): MetaValidators {
 export interface InstanceError {
   /** JSON pointer into the instance. */
   pointer: string;
+  /** What is wrong, where: the pointer, then the reason. */
   message: string;
+  /** What is wrong, for a report that shows the pointer on its own. */
+  reason: string;
   keyword: string;
 }
 
@@ -188,6 +191,7 @@ export function compileSchema(schema: JsonSchema): (instance: unknown) => Instan
       pointer: error.instancePath,
       keyword: error.keyword,
       message: describeAjvError(error),
+      reason: describeAjvError(error, false),
     }));
   };
 }

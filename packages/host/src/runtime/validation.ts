@@ -38,9 +38,10 @@ export function checkJson(schema: JsonSchema | undefined, value: unknown): Check
   if (errors.length === 0) return { ok: true, value };
   return {
     ok: false,
+    // The problem's detail puts each pointer before its reason.
     failures: errors.map((error) => ({
       pointer: error.pointer,
-      detail: error.message,
+      detail: error.reason,
       keyword: error.keyword,
     })),
   };
