@@ -18,7 +18,10 @@ import { embedWithModel, loadUseLiteModel, type UseLiteModel } from './use-lite-
 import type { EmbedJob, EmbedReply } from './use-lite-worker.js';
 
 export interface UseLiteOptions {
-  /** Texts per model call (default 16). */
+  /**
+   * Texts per model call (default 4): a batch costs no less per text at 16 (it is padded to its longest text), and a
+   * query waits for at most one batch.
+   */
   batchSize?: number;
   /** Texts are cut to this many characters before embedding (default 600). */
   maxCharacters?: number;
@@ -46,7 +49,7 @@ type Embed = (texts: readonly string[], options?: EmbedOptions) => Promise<Float
 
 export function createUseLiteProvider(options: UseLiteOptions = {}): EmbeddingProvider {
   const settings: Settings = {
-    batchSize: Math.max(1, Math.floor(options.batchSize ?? 16)),
+    batchSize: Math.max(1, Math.floor(options.batchSize ?? 4)),
     maxCharacters: Math.max(1, Math.floor(options.maxCharacters ?? 600)),
     threads: Math.max(1, Math.floor(options.threads ?? Math.min(2, availableParallelism()))),
   };
