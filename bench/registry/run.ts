@@ -217,21 +217,26 @@ function profileArgs(): string[] {
   return args.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${args.profile}`];
 }
 
-/** Registrations over HTTP, embedding included. The new agents come after the preloaded ones. */
-async function registrationBench(url: string, agents: number): Promise<void> {
-  const registrations = Number(args.register);
-  const registered = await load(
+/** `--register` registrations, `--register-concurrency` at a time, of generated agents from number `first` on. */
+function registrationsOf(url: string, first: number): Promise<LoadResult> {
+  return load(
     url,
-    registrations,
+    Number(args.register),
     Number(args['register-concurrency']),
     (i) => ({
       method: 'POST',
       path: '/agents',
-      body: JSON.stringify(generateAgent(agents + i).document),
+      body: JSON.stringify(generateAgent(first + i).document),
       headers: { authorization: ADMIN },
     }),
     (status) => status === 201,
   );
+}
+
+/** Registrations over HTTP, embedding included. The new agents come after the preloaded ones. */
+async function registrationBench(url: string, agents: number): Promise<void> {
+  const registrations = Number(args.register);
+  const registered = await registrationsOf(url, agents);
   checkFailures('registrations', registered);
   report(
     'registrations/s (HTTP, with embedding)',
@@ -250,18 +255,7 @@ async function registrationBench(url: string, agents: number): Promise<void> {
 async function mixedBench(url: string, agents: number): Promise<void> {
   const registrations = Number(args.register);
   let registering = true;
-  const registered = load(
-    url,
-    registrations,
-    Number(args['register-concurrency']),
-    (i) => ({
-      method: 'POST',
-      path: '/agents',
-      body: JSON.stringify(generateAgent(agents + registrations + i).document),
-      headers: { authorization: ADMIN },
-    }),
-    (status) => status === 201,
-  ).finally(() => {
+  const registered = registrationsOf(url, agents + registrations).finally(() => {
     registering = false;
   });
   const searched = await load(
