@@ -16,6 +16,7 @@
  */
 import type { JsonObject, JsonValue } from '@agentry/core';
 import { DEFAULT_BODY_LIMIT, readBodyText } from '../http/body.js';
+import { textStream } from '../http/text-stream.js';
 import { outcomeEvents } from '../mcp/outcome-events.js';
 import { pollingTaskWaiter, type TaskPollingOptions } from '../mcp/task-polling.js';
 import { SESSION_HEADER } from '../runtime/runtime.js';
@@ -64,7 +65,6 @@ const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 };
 const V1 = dialectFor('1.0');
-const encoder = new TextEncoder();
 
 interface Exchange {
   request: Request;
@@ -371,28 +371,13 @@ function sseResponse(
 ): Response {
   const out = new Headers(headers);
   for (const [name, value] of Object.entries(SSE_HEADERS)) out.set(name, value);
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const step = await payloads.next();
-        if (step.done) {
-          controller.close();
-          return;
-        }
-        const payload = step.value;
-        const message =
-          'result' in payload
-            ? { jsonrpc: '2.0', id, result: payload.result }
-            : { jsonrpc: '2.0', id, error: errorObject(payload.error, dialect) };
-        // JSON text has no raw line breaks, so one data line carries it.
-        controller.enqueue(encoder.encode(`data: ${JSON.stringify(message)}\n\n`));
-      } catch (error) {
-        controller.error(error);
-      }
-    },
-    async cancel() {
-      await payloads.return(undefined);
-    },
+  const body = textStream(payloads, (payload) => {
+    const message =
+      'result' in payload
+        ? { jsonrpc: '2.0', id, result: payload.result }
+        : { jsonrpc: '2.0', id, error: errorObject(payload.error, dialect) };
+    // JSON text has no raw line breaks, so one data line carries it.
+    return `data: ${JSON.stringify(message)}\n\n`;
   });
   return new Response(body, { status: 200, headers: out });
 }

@@ -7,6 +7,7 @@
 import type { CallOutcome, StreamEvent } from '../runtime/types.js';
 import { type Answer, type HeaderFields, withFields } from './answer.js';
 import { problemAnswer, problemBody } from './problem-response.js';
+import { textStream } from './text-stream.js';
 
 export const JSON_TYPE = 'application/json';
 export const SSE_TYPE = 'text/event-stream';
@@ -15,8 +16,6 @@ export const NDJSON_TYPE = 'application/x-ndjson';
 export const INVOCATION_TYPES = [JSON_TYPE, SSE_TYPE, NDJSON_TYPE] as const;
 
 export type AnswerType = (typeof INVOCATION_TYPES)[number];
-
-const encoder = new TextEncoder();
 
 export function outcomeAnswer(outcome: CallOutcome, answerType: AnswerType, baseUrl: string): Answer {
   const headers = outcome.headers;
@@ -70,25 +69,7 @@ function streamAnswer(
     // Proxies (nginx) would otherwise hold chunks back.
     ['x-accel-buffering', 'no'],
   ];
-  const iterator = events[Symbol.asyncIterator]();
-  const write = type === SSE_TYPE ? sseText : ndjsonText;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const step = await iterator.next();
-        if (step.done) {
-          controller.close();
-          return;
-        }
-        controller.enqueue(encoder.encode(write(step.value)));
-      } catch (error) {
-        controller.error(error);
-      }
-    },
-    async cancel() {
-      await iterator.return?.(undefined);
-    },
-  });
+  const body = textStream(events[Symbol.asyncIterator](), type === SSE_TYPE ? sseText : ndjsonText);
   return { status: 200, headers: withFields(headers, fields), body };
 }
 
