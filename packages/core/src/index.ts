@@ -6,6 +6,7 @@ export * from './documents.js';
 export * from './issues.js';
 export * from './json/pointer.js';
 export { parseJsonText } from './json/text.js';
+export { isObject } from './json/values.js';
 export * from './json-schema/validator.js';
 export * from './model/agent.js';
 export * from './model/diff.js';

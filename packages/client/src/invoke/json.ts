@@ -1,9 +1,7 @@
 /** Small helpers for JSON values from the wire. */
-import type { JsonObject, JsonValue } from '@agentry/core';
+import type { JsonValue } from '@agentry/core';
 
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isObject } from '@agentry/core';
 
 /** Parses JSON text; undefined when it is not JSON. */
 export function tryParseJson(text: string): JsonValue | undefined {

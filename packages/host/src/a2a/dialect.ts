@@ -7,7 +7,7 @@
  * `{value}` marked `data_part_compat` in the part's metadata, the convention `@a2a-js/sdk`'s v0.3 layer reads.
  * The server (server.ts) works on the neutral shapes below and lets the dialect write them.
  */
-import type { JsonObject, JsonValue } from '@agentry/core';
+import { isObject, type JsonObject, type JsonValue } from '@agentry/core';
 import type { Problem } from '../runtime/types.js';
 
 export type WireVersion = '1.0' | '0.3';
@@ -306,8 +306,4 @@ function problemJson(problem: Problem | undefined): JsonObject | undefined {
 
 function objectOr(value: JsonValue | undefined): JsonObject {
   return isObject(value) ? value : {};
-}
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

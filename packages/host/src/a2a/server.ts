@@ -14,14 +14,14 @@
  *
  * docs/host-protocols.md describes the mapping.
  */
-import type { JsonObject, JsonValue } from '@agentry/core';
+import { isObject, type JsonObject, type JsonValue } from '@agentry/core';
 import { DEFAULT_BODY_LIMIT, readBodyText } from '../http/body.js';
 import { textStream } from '../http/text-stream.js';
 import { outcomeEvents } from '../mcp/outcome-events.js';
 import { pollingTaskWaiter, type TaskPollingOptions } from '../mcp/task-polling.js';
 import { SESSION_HEADER } from '../runtime/runtime.js';
 import type { CallOutcome, HostRuntime, StreamEvent } from '../runtime/types.js';
-import { type Dialect, dialectFor, isObject, type TaskView } from './dialect.js';
+import { type Dialect, dialectFor, type TaskView } from './dialect.js';
 import { type A2aError, a2aError, JSON_RPC, problemError, reasonOf } from './errors.js';
 import { messageCall } from './message-input.js';
 import { isServedVersion, type MethodRoute, routeOf, VERSION_HEADER } from './methods.js';

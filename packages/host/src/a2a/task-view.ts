@@ -4,12 +4,11 @@
  * process and with the caller's headers, so ownership and auth are checked exactly as for an HTTP poller. The
  * task's `contextId` is the session the call ran in (`X-Session-ID`, which a message's `contextId` sets).
  */
-import type { JsonValue } from '@agentry/core';
+import { isObject, type JsonValue } from '@agentry/core';
 import { problem } from '../errors.js';
 import { pollHeadersFrom } from '../mcp/task-polling.js';
 import type { Problem } from '../runtime/types.js';
 import type { TaskState, TaskView } from './dialect.js';
-import { isObject } from './dialect.js';
 import { type A2aError, a2aError, JSON_RPC, problemError } from './errors.js';
 
 export type HostFetch = (request: Request) => Promise<Response>;

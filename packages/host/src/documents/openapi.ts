@@ -4,7 +4,15 @@
  * schemas are JSON Schema 2020-12, so they are written unchanged). Core has no OpenAPI codec: this is the one
  * document the host writes itself.
  */
-import type { Agent, JsonObject, JsonSchema, JsonValue, Operation, SecurityScheme } from '@agentry/core';
+import {
+  type Agent,
+  isObject,
+  type JsonObject,
+  type JsonSchema,
+  type JsonValue,
+  type Operation,
+  type SecurityScheme,
+} from '@agentry/core';
 import { operationPath } from '../model/hosted-agent.js';
 
 const PROBLEM_REF: JsonObject = { $ref: '#/components/schemas/Problem' };
@@ -244,8 +252,4 @@ function securitySchemeOf(scheme: SecurityScheme): JsonObject | undefined {
 
 function schemaOf(schema: JsonSchema | undefined): JsonSchema {
   return schema ?? {};
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -3,7 +3,7 @@
  * docs/invocation.md): scalars as text, arrays as repeated parameters, objects as JSON text. Text has no types, so
  * the operation's input schema says what each parameter is; a parameter the schema does not describe stays text.
  */
-import type { JsonObject, JsonSchema, JsonValue } from '@agentry/core';
+import { isObject, type JsonObject, type JsonSchema, type JsonValue } from '@agentry/core';
 
 export function inputFromQuery(params: URLSearchParams, schema: JsonSchema | undefined): JsonObject {
   const properties = propertiesOf(schema);
@@ -53,8 +53,4 @@ function typesOf(schema: JsonValue | JsonSchema | undefined): ReadonlySet<string
   if (typeof type === 'string') return new Set([type]);
   if (Array.isArray(type)) return new Set(type.filter((item): item is string => typeof item === 'string'));
   return new Set();
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
