@@ -4,7 +4,12 @@
  */
 
 import type { RegistryOptions } from './registry.js';
-import type { EmbeddingProviderKind, OpenAIEmbeddingOptions, UseLiteOptions } from './search/index.js';
+import {
+  EMBEDDING_PROVIDER_KINDS,
+  type EmbeddingProviderKind,
+  type OpenAIEmbeddingOptions,
+  type UseLiteOptions,
+} from './search/index.js';
 
 export interface EnvSettings {
   options: Partial<RegistryOptions>;
@@ -56,7 +61,7 @@ export function settingsFromEnv(env: Record<string, string | undefined> = proces
   }
   const embeddings = value('AGENTRY_EMBEDDINGS');
   if (embeddings !== undefined) {
-    if (!['use-lite', 'openai', 'none'].includes(embeddings)) {
+    if (!(EMBEDDING_PROVIDER_KINDS as readonly string[]).includes(embeddings)) {
       throw new Error(`AGENTRY_EMBEDDINGS must be use-lite, openai or none; got "${embeddings}".`);
     }
     options.embeddings = embeddings as EmbeddingProviderKind;

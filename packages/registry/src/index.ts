@@ -33,7 +33,12 @@ export {
   type ServeOptions,
   serveRegistry,
 } from './registry.js';
-export type { EmbeddingProviderKind, OpenAIEmbeddingOptions, UseLiteOptions } from './search/index.js';
+export {
+  EMBEDDING_PROVIDER_KINDS,
+  type EmbeddingProviderKind,
+  type OpenAIEmbeddingOptions,
+  type UseLiteOptions,
+} from './search/index.js';
 export type { HistoryEntry, RecordDraft } from './store/agents.js';
 export type { AuditEntry } from './store/audit.js';
 export type { AgentFilters } from './store/filters.js';

@@ -3,6 +3,7 @@
  * and the `--embeddings` flag, which picks a provider and takes that provider's settings from the environment.
  */
 import {
+  EMBEDDING_PROVIDER_KINDS,
   type EmbeddingProviderKind,
   type EnvSettings,
   embeddingOptionsFor,
@@ -10,8 +11,6 @@ import {
   settingsFromEnv,
 } from '@agentry/registry';
 import { UsageError } from './errors.js';
-
-export const EMBEDDINGS: readonly EmbeddingProviderKind[] = ['use-lite', 'openai', 'none'];
 
 export function environmentSettings(): EnvSettings {
   try {
@@ -30,8 +29,10 @@ export function registryOptionsFrom(
     databasePath: flags.db ?? env.options.databasePath ?? 'agentry.db',
   };
   if (flags.embeddings === undefined) return options;
-  if (!(EMBEDDINGS as readonly string[]).includes(flags.embeddings)) {
-    throw new UsageError(`--embeddings must be ${EMBEDDINGS.join(', ')}; got "${flags.embeddings}"`);
+  if (!(EMBEDDING_PROVIDER_KINDS as readonly string[]).includes(flags.embeddings)) {
+    throw new UsageError(
+      `--embeddings must be ${EMBEDDING_PROVIDER_KINDS.join(', ')}; got "${flags.embeddings}"`,
+    );
   }
   const kind = flags.embeddings as EmbeddingProviderKind;
   options.embeddings = kind;
