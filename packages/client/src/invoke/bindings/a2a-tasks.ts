@@ -63,14 +63,16 @@ function pollShape(task: A2aTask): JsonObject {
       return {
         taskId: task.id,
         status: 'failed',
-        error: {
-          title: 'The task is waiting for the caller',
-          detail: `Task ${task.id} is ${task.state}: the agent asks for a further message, which invoke does not send.`,
-        },
+        error: { title: 'The task is waiting for the caller', detail: waitingForCaller(task) },
       };
     default:
       return { taskId: task.id, status: 'working' };
   }
+}
+
+/** What a task in `input-required` or `auth-required` waits for, which invoke cannot give. */
+export function waitingForCaller(task: A2aTask): string {
+  return `Task ${task.id} is ${task.state}: the agent asks for a further message, which invoke does not send.`;
 }
 
 /** Why a task failed: the status message's problem (or text). */

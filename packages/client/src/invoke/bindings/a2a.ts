@@ -19,7 +19,7 @@ import { RemoteError } from '../errors.js';
 import { fetcherSend, httpExchange } from '../http/exchange.js';
 import { isObject } from '../json.js';
 import type { InvokeEvent } from '../types.js';
-import { a2aTaskSend, errorOf, type RpcSend } from './a2a-tasks.js';
+import { a2aTaskSend, errorOf, type RpcSend, waitingForCaller } from './a2a-tasks.js';
 import {
   type A2aResult,
   type A2aTask,
@@ -174,11 +174,9 @@ function taskError(task: A2aTask, errors: ErrorContext): Error {
   if (task.state === 'failed' || task.state === 'rejected') {
     return agentErrorFrom(readErrorValue(errorOf(task)), errors);
   }
-  const why =
-    task.state === 'canceled'
-      ? 'was cancelled by the agent'
-      : `is ${task.state}: the agent asks for a further message, which invoke does not send`;
-  return new RemoteError(`Task ${task.id} ${why}.`, {
+  const message =
+    task.state === 'canceled' ? `Task ${task.id} was cancelled by the agent.` : waitingForCaller(task);
+  return new RemoteError(message, {
     ...contextDetails(errors),
     body: task.statusMessage ?? null,
   });
