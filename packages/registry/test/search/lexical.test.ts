@@ -72,9 +72,27 @@ describe('lexical search', () => {
     assert.equal((await ids('Météorology'))[0], 'weather');
   });
 
-  it('matches a quoted phrase only with its words side by side', async () => {
-    assert.deepEqual(await ids('"weather reports"'), ['mentions-weather']);
-    assert.deepEqual(await ids('"reports weather"'), []);
+  it('ranks a quoted phrase side by side first, and still finds its words apart', async () => {
+    const phraseIndex = await openTestDatabase();
+    try {
+      const search = await createSearchIndex(phraseIndex.db, undefined);
+      await search.upsert([
+        doc('apart', {
+          name: 'Reports',
+          description: 'Reports on traffic, reports on roads, and the weather.',
+        }),
+        doc('side-by-side', { name: 'Digest', description: 'Daily weather reports.' }),
+        doc('neither', { name: 'Translator', description: 'Translates text.' }),
+      ]);
+      const ranked = async (query: string) => (await search.search(query, { top: 10 })).map((hit) => hit.id);
+      assert.deepEqual(await ranked('"weather reports"'), ['side-by-side', 'apart']);
+      // Without the quotes, the agent that says "reports" most (and in its name) comes first.
+      assert.equal((await ranked('weather reports'))[0], 'apart');
+      // A phrase that no agent holds does not leave the query empty-handed.
+      assert.deepEqual(new Set(await ranked('"reports weather"')), new Set(['apart', 'side-by-side']));
+    } finally {
+      await phraseIndex.dispose();
+    }
   });
 
   it('matches a word* prefix', async () => {

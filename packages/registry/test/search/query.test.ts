@@ -46,10 +46,19 @@ describe('lexical query', () => {
     assert.equal(fts5Expression(parseLexicalQuery('createIssue')), '"createissue" OR "create issue"');
   });
 
-  it('keeps quoted phrases and word* prefixes, and nothing else of FTS5 syntax', () => {
+  it('keeps quoted phrases (and their words) and word* prefixes, and nothing else of FTS5 syntax', () => {
     assert.equal(
       fts5Expression(parseLexicalQuery('"weather report" forec*')),
-      '"weather report" OR "forec"*',
+      '"weather report" OR "weather" OR "report" OR "forec"*',
+    );
+    // The words of a phrase are taken as if unquoted: function words dropped, identifiers split.
+    assert.equal(
+      fts5Expression(parseLexicalQuery('"Corridor in the Asylum"')),
+      '"corridor in the asylum" OR "corridor" OR "asylum"',
+    );
+    assert.equal(
+      fts5Expression(parseLexicalQuery('"call getForecast"')),
+      '"call getforecast" OR "call" OR "getforecast" OR "get forecast"',
     );
     assert.equal(
       fts5Expression(parseLexicalQuery('a OR b AND NEAR(c, 2) x:y -z ^w')),
