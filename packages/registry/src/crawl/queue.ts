@@ -5,6 +5,7 @@
  * it is due, and nothing claimed is lost.
  */
 import type { Kysely, Transaction } from 'kysely';
+import { packedColumns, unpackRow } from './packed-rows.js';
 import { StatementShapes, shapedChunks } from './statement-shapes.js';
 import type {
   CrawlAgentRow,
@@ -235,20 +236,31 @@ export class CrawlQueue {
           .select(['origin', 'revalidated'])
           .where('origin', 'in', chunk)
           .execute(),
-        this.db.selectFrom('crawl_documents').selectAll().where('origin', 'in', chunk).execute(),
-        this.db.selectFrom('crawl_agents').select(AGENT_STATE_COLUMNS).where('origin', 'in', chunk).execute(),
+        this.db
+          .selectFrom('crawl_documents')
+          .select(['origin', packedColumns(this.db, DOCUMENT_COLUMNS).as('packed')])
+          .where('origin', 'in', chunk)
+          .execute(),
+        this.db
+          .selectFrom('crawl_agents')
+          .select(['origin', packedColumns(this.db, AGENT_STATE_COLUMNS).as('packed')])
+          .where('origin', 'in', chunk)
+          .execute(),
       ]);
       for (const row of hosts) {
         const snapshot = snapshots.get(row.origin);
         if (snapshot !== undefined) snapshot.revalidated = revalidationsOf(row.revalidated);
       }
-      for (const row of documents) {
-        const snapshot = snapshots.get(row.origin);
+      for (const packed of documents) {
+        const snapshot = snapshots.get(packed.origin);
         if (snapshot === undefined) continue;
+        const row = unpackRow<CrawlDocumentRow>(DOCUMENT_COLUMNS, packed.packed);
         snapshot.stored.set(row.url, row);
         snapshot.previous.set(row.url, previousOf(withRevalidation(row, snapshot.revalidated.get(row.url))));
       }
-      for (const row of agents) snapshots.get(row.origin)?.agents.push(row);
+      for (const packed of agents) {
+        snapshots.get(packed.origin)?.agents.push(unpackRow<AgentState>(AGENT_STATE_COLUMNS, packed.packed));
+      }
     }
     return snapshots;
   }
