@@ -129,8 +129,9 @@ describe('packed rows', () => {
   });
 
   it('refuses a packed row whose values do not match the columns', () => {
-    assert.throws(() => unpackRow(['a', 'b'], '[1]'), /1 values for 2 columns/);
-    assert.throws(() => unpackRow(['a'], '{"a":1}'), /no values for 1 columns/);
-    assert.deepEqual(unpackRow(['a', 'b'], [1, null]), { a: 1, b: null });
+    type Pair = { a: number; b: number | null };
+    assert.throws(() => unpackRow<Pair>(['a', 'b'], '[1]'), /1 values for 2 columns/);
+    assert.throws(() => unpackRow<Pair>(['a'], '{"a":1}'), /no values for 1 columns/);
+    assert.deepEqual(unpackRow<Pair>(['a', 'b'], [1, null]), { a: 1, b: null });
   });
 });
