@@ -96,12 +96,107 @@ describe('vector matrix', () => {
               assert.equal(a.positionOf(`r${i}`), at === -1 ? undefined : at);
             }
             assert.equal(a.positionOf('absent'), undefined);
-            for (const [i, score] of a.scores[1]!.entries())
-              assert.ok(Math.abs(score - b.scores[0]![i]!) < 1e-4);
+            // Both sum the same integers: the scores are equal, not merely close.
+            assert.deepEqual(a.scores[1], b.scores[0]);
           }
         },
       ),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe('vector matrix precision', () => {
+  const exactCosine = (a: readonly number[], b: readonly number[]) => {
+    let dot = 0;
+    let aa = 0;
+    let bb = 0;
+    for (let i = 0; i < a.length; i++) {
+      dot += a[i]! * b[i]!;
+      aa += a[i]! * a[i]!;
+      bb += b[i]! * b[i]!;
+    }
+    return aa === 0 || bb === 0 ? 0 : dot / Math.sqrt(aa * bb);
+  };
+
+  /** Half a rounding step of each side, times the other side's L1 norm (both unit vectors), plus float error. */
+  const roundingBound = (a: readonly number[], b: readonly number[]) => {
+    const unit = (v: readonly number[]) => {
+      const norm = Math.sqrt(v.reduce((sum, x) => sum + x * x, 0));
+      return v.map((x) => x / norm);
+    };
+    const [ua, ub] = [unit(a), unit(b)];
+    const largest = (v: number[]) => Math.max(...v.map(Math.abs));
+    const l1 = (v: number[]) => v.reduce((sum, x) => sum + Math.abs(x), 0);
+    return ((0.5 * largest(ua)) / 127) * l1(ub) + ((0.5 * largest(ub)) / 4096) * l1(ua) + 1e-5;
+  };
+
+  it('scores within the rounding of int8 rows and int16 queries of the exact cosine similarity (property)', () => {
+    const component = fc.float({ min: -1, max: 1, noNaN: true, noDefaultInfinity: true });
+    const vector = fc
+      .array(component, { minLength: 64, maxLength: 64 })
+      .filter((v) => v.some((x) => x !== 0));
+    fc.assert(
+      fc.property(fc.array(vector, { minLength: 1, maxLength: 8 }), vector, (rows, query) => {
+        for (const simd of [true, false]) {
+          const matrix = new VectorMatrix(64, { simd });
+          for (const [i, row] of rows.entries()) matrix.set(`r${i}`, Float32Array.from(row));
+          const { scores } = matrix.similarities([Float32Array.from(query)]);
+          rows.forEach((row, i) => {
+            const exact = exactCosine(row, query);
+            const error = Math.abs(scores[0]![i]! - exact);
+            assert.ok(error <= roundingBound(row, query), `${scores[0]![i]} against ${exact}`);
+          });
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('scores embedding-like vectors within 0.002 of the exact cosine similarity', () => {
+    // 512 components of one order of magnitude (as USE-lite's are), from a fixed pseudo-random sequence.
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31 - 0.5;
+    };
+    const rows = Array.from({ length: 200 }, () => Array.from({ length: 512 }, next));
+    const query = Array.from({ length: 512 }, next);
+    const matrix = new VectorMatrix(512);
+    for (const [i, row] of rows.entries()) matrix.set(`r${i}`, Float32Array.from(row));
+    const { scores } = matrix.similarities([Float32Array.from(query)]);
+    for (const [i, row] of rows.entries())
+      assert.ok(Math.abs(scores[0]![i]! - exactCosine(row, query)) < 0.002);
+  });
+
+  it('does not overflow on wide vectors whose components are all as large as they can be', () => {
+    for (const dims of [512, 1536, 3072]) {
+      const matrix = new VectorMatrix(dims);
+      assert.equal(matrix.accelerated, true);
+      const flat = new Float32Array(dims).fill(1);
+      const alternating = flat.map((_, i) => (i % 2 === 0 ? 1 : -1));
+      matrix.set('flat', flat);
+      matrix.set(
+        'negated',
+        flat.map((value) => -value),
+      );
+      matrix.set('alternating', alternating);
+      const [scores] = matrix.similarities([flat]).scores;
+      assert.ok(Math.abs(scores![0]! - 1) < 1e-4, `${dims}: ${scores![0]}`);
+      assert.ok(Math.abs(scores![1]! + 1) < 1e-4, `${dims}: ${scores![1]}`);
+      assert.ok(Math.abs(scores![2]!) < 1e-4, `${dims}: ${scores![2]}`);
+    }
+  });
+
+  it('scores a zero or non-finite vector 0 against everything', () => {
+    const matrix = new VectorMatrix(32);
+    matrix.set('zero', new Float32Array(32));
+    matrix.set('nan', new Float32Array(32).fill(Number.NaN));
+    matrix.set('one', new Float32Array(32).fill(1));
+    const { scores } = matrix.similarities([new Float32Array(32).fill(1)]);
+    assert.deepEqual(
+      Array.from(scores[0]!, (score) => Math.round(score * 1000) / 1000),
+      [0, 0, 1],
     );
   });
 });
