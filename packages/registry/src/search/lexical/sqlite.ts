@@ -128,11 +128,15 @@ export function createSqliteLexicalIndex(
         ? sql`AND search_lexical.rowid IN (SELECT row_id FROM search_lexical_rows
                 WHERE agent_id IN (SELECT value FROM json_each(${JSON.stringify([...options.candidates])})))`
         : sql``;
+      // Ranked first, then named: only the kept matches are joined to their agent ids (every match must be scored to
+      // rank them; at 10,000 agents a common word matches thousands), and bm25() is computed once per match.
       const result = await sql<{ id: string; score: number }>`
-        SELECT rows.agent_id AS id, -${bm25} AS score
-        FROM search_lexical JOIN search_lexical_rows AS rows ON rows.row_id = search_lexical.rowid
-        WHERE search_lexical MATCH ${match} ${restriction}
-        ORDER BY ${bm25} LIMIT ${Math.floor(options.limit)}`.execute(db);
+        SELECT rows.agent_id AS id, -ranked.weighted AS score
+        FROM (SELECT search_lexical.rowid AS row_id, ${bm25} AS weighted FROM search_lexical
+              WHERE search_lexical MATCH ${match} ${restriction}
+              ORDER BY weighted LIMIT ${Math.floor(options.limit)}) AS ranked
+        JOIN search_lexical_rows AS rows ON rows.row_id = ranked.row_id
+        ORDER BY ranked.weighted`.execute(db);
       return result.rows;
     },
 
