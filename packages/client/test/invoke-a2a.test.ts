@@ -7,16 +7,12 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { type AgentCard, type Message, type Part, Role, TaskState } from '@a2a-js/sdk';
+import type { AgentCard } from '@a2a-js/sdk';
 import {
-  AgentEvent,
-  type AgentExecutor,
   DefaultRequestHandler,
   defaultServerCallContextBuilder,
-  type ExecutionEventBus,
   InMemoryTaskStore,
   JsonRpcTransportHandler,
-  type RequestContext,
   UnauthenticatedUser,
   validateVersion,
 } from '@a2a-js/sdk/server';
@@ -30,138 +26,8 @@ import {
   resolve,
   TransportError,
 } from '../src/index.js';
+import { CalculatorExecutor, Gate, skill } from './a2a-sdk-agent.js';
 import { loopbackFetcher } from './invoke-support.js';
-
-/** A gate a test opens: the slow skill waits on it. */
-class Gate {
-  readonly opened: Promise<'done' | 'cancelled'>;
-  open!: (how: 'done' | 'cancelled') => void;
-  constructor() {
-    this.opened = new Promise((resolve) => {
-      this.open = resolve;
-    });
-  }
-}
-
-function dataPart(value: unknown): Part {
-  return {
-    content: { $case: 'data', value },
-    metadata: undefined,
-    filename: '',
-    mediaType: 'application/json',
-  };
-}
-
-function agentMessage(contextId: string, value: unknown, taskId = ''): Message {
-  return {
-    messageId: crypto.randomUUID(),
-    contextId,
-    taskId,
-    role: Role.ROLE_AGENT,
-    parts: [dataPart(value)],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
-
-/** The SDK agent: add (a message), count (a stream), slow (a task a test finishes or cancels), fail, whoami. */
-class CalculatorExecutor implements AgentExecutor {
-  gate = new Gate();
-  readonly seen: Array<{ skill: unknown; contextId: string }> = [];
-
-  async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const message = request.userMessage;
-    const skill = message.metadata?.['skillId'];
-    const content = message.parts[0]?.content;
-    const input = (content?.$case === 'data' ? content.value : undefined) as
-      | Record<string, number>
-      | undefined;
-    const { taskId, contextId } = request;
-    this.seen.push({ skill, contextId });
-    const status = (state: TaskState, value?: unknown) =>
-      AgentEvent.statusUpdate({
-        taskId,
-        contextId,
-        status: {
-          state,
-          message: value === undefined ? undefined : agentMessage(contextId, value, taskId),
-          timestamp: new Date().toISOString(),
-        },
-        metadata: undefined,
-      });
-    const task = (state: TaskState) =>
-      AgentEvent.task({
-        id: taskId,
-        contextId,
-        status: { state, message: undefined, timestamp: new Date().toISOString() },
-        artifacts: [],
-        history: [message],
-        metadata: undefined,
-      });
-    const artifact = (value: unknown) =>
-      AgentEvent.artifactUpdate({
-        taskId,
-        contextId,
-        artifact: {
-          artifactId: 'result',
-          name: 'result',
-          description: '',
-          parts: [dataPart(value)],
-          metadata: undefined,
-          extensions: [],
-        },
-        append: false,
-        lastChunk: true,
-        metadata: undefined,
-      });
-    switch (skill) {
-      case 'add':
-        bus.publish(
-          AgentEvent.message(agentMessage(contextId, { sum: (input?.['a'] ?? 0) + (input?.['b'] ?? 0) })),
-        );
-        break;
-      case 'count': {
-        bus.publish(task(TaskState.TASK_STATE_WORKING));
-        for (let step = 1; step <= (input?.['to'] ?? 0); step++)
-          bus.publish(status(TaskState.TASK_STATE_WORKING, step));
-        bus.publish(artifact({ total: input?.['to'] ?? 0 }));
-        bus.publish(status(TaskState.TASK_STATE_COMPLETED));
-        break;
-      }
-      case 'slow': {
-        bus.publish(task(TaskState.TASK_STATE_WORKING));
-        if ((await this.gate.opened) === 'cancelled') return;
-        bus.publish(artifact({ done: true }));
-        bus.publish(status(TaskState.TASK_STATE_COMPLETED));
-        break;
-      }
-      default:
-        bus.publish(task(TaskState.TASK_STATE_WORKING));
-        bus.publish(
-          status(TaskState.TASK_STATE_FAILED, { title: 'Conflict', status: 409, detail: 'No seats left.' }),
-        );
-    }
-    bus.finished();
-  }
-
-  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
-    this.gate.open('cancelled');
-    bus.publish(
-      AgentEvent.statusUpdate({
-        taskId,
-        contextId: '',
-        status: {
-          state: TaskState.TASK_STATE_CANCELED,
-          message: undefined,
-          timestamp: new Date().toISOString(),
-        },
-        metadata: undefined,
-      }),
-    );
-    bus.finished();
-  }
-}
 
 let server: Server;
 let origin: string;
@@ -170,18 +36,6 @@ let executor: CalculatorExecutor;
 const calls: Array<{ method: string; version: string | undefined; headers: IncomingMessage['headers'] }> = [];
 /** Called when the server receives a `GetTask`. */
 let onGetTask: () => void = () => {};
-
-function skill(id: string) {
-  return {
-    id,
-    name: id,
-    description: `The ${id} skill.`,
-    tags: [],
-    examples: [],
-    inputModes: [],
-    outputModes: [],
-  };
-}
 
 function cardJson(): Record<string, unknown> {
   return {
@@ -429,7 +283,7 @@ test('the binding goes through the secure fetcher: plain HTTP to loopback is ref
   }
 });
 
-test('of several A2A interfaces, the JSON-RPC one is called; gRPC and HTTP+JSON are not spoken', async () => {
+test('of several A2A interfaces, the JSON-RPC one is called; gRPC is not spoken', async () => {
   const { agent, binding } = await described();
   const grpc: A2aBinding = { ...binding, url: 'https://example.org/grpc', protocolBinding: 'GRPC' };
   const fetcher = loopbackFetcher();

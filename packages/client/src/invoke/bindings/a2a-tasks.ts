@@ -37,15 +37,19 @@ export function a2aTaskSend(rpc: RpcSend, version: A2aVersion, taskId: string): 
         headers: JSON_HEADERS,
       });
     }
-    const task = isObject(envelope['result']) ? readTask(version, envelope['result']) : undefined;
-    if (task === undefined) {
-      return new Response(JSON.stringify({ title: 'The task answer has no task', status: 502 }), {
-        status: 502,
-        headers: JSON_HEADERS,
-      });
-    }
-    return new Response(JSON.stringify(pollShape(task)), { status: 200, headers: JSON_HEADERS });
+    return pollAnswer(isObject(envelope['result']) ? readTask(version, envelope['result']) : undefined);
   };
+}
+
+/** A task read from an answer, as the deferred-task loop reads a poll answer (a 502 when there was none). */
+export function pollAnswer(task: A2aTask | undefined): Response {
+  if (task === undefined) {
+    return new Response(JSON.stringify({ title: 'The task answer has no task', status: 502 }), {
+      status: 502,
+      headers: JSON_HEADERS,
+    });
+  }
+  return new Response(JSON.stringify(pollShape(task)), { status: 200, headers: JSON_HEADERS });
 }
 
 /** A task as the deferred-task loop reads a poll answer. */

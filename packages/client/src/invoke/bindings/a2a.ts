@@ -1,9 +1,14 @@
 /**
- * A2A JSON-RPC (A2A cards' `JSONRPC` interfaces), in v1.0 or v0.3 as the binding's `protocolVersion` says
+ * A2A (A2A cards' `JSONRPC` and `HTTP+JSON` interfaces), in v1.0 or v0.3 as the binding's `protocolVersion` says
  * (a2a-wire.ts). The operation is the skill, named as `skillId` in the message's metadata; the input is the
  * message's one DataPart; `sessionId` is the message's `contextId`. Requests go through the secure fetcher like
  * every HTTP binding (HTTPS and address rules, redirects re-checked), with the call's headers (auth, session,
  * delegation, idempotency) and `A2A-Version`.
+ *
+ * The two protocol bindings carry the same objects: JSON-RPC posts `{jsonrpc, method, params}` to the interface URL
+ * and answers `{result}` or `{error}`; HTTP+JSON posts the params alone to `{url}/message:send` (or `:stream`;
+ * v0.3 under `/v1`), answers the result alone, follows tasks at `{url}/tasks/{id}` and says what went wrong with the
+ * HTTP status and an `{error}` body (a2a-rest.ts).
  *
  * The answer is an agent Message (its part is the output) or a Task: completed (its artifacts are the output),
  * failed (an error from its status message), or still running, which is followed with `GetTask` through the shared
@@ -19,6 +24,7 @@ import { RemoteError } from '../errors.js';
 import { fetcherSend, httpExchange } from '../http/exchange.js';
 import { isObject } from '../json.js';
 import type { InvokeEvent } from '../types.js';
+import { a2aRestTaskSend, restTaskUrl, restUrl } from './a2a-rest.js';
 import { a2aTaskSend, errorOf, type RpcSend, waitingForCaller } from './a2a-tasks.js';
 import {
   type A2aResult,
@@ -32,14 +38,14 @@ import {
   VERSION_HEADER,
   versionOf,
 } from './a2a-wire.js';
-import type { BindingTransport, CallContext, RawResult } from './types.js';
+import type { BindingTransport, CallContext, HttpSend, RawResult } from './types.js';
 
 export const a2aTransport: BindingTransport<A2aBinding> = {
   kind: 'a2a',
-  supports: (binding) => binding.protocolBinding.toUpperCase() === 'JSONRPC',
+  supports: (binding) => protocolOf(binding) !== undefined,
   async call(ctx: CallContext<A2aBinding>): Promise<RawResult> {
     const version = versionOf(ctx.binding);
-    const errors: ErrorContext = { ...ctx.errors, endpoint: ctx.binding.url };
+    const rest = protocolOf(ctx.binding) === 'HTTP+JSON';
     const streaming = ctx.stream && ctx.agent.surface?.flags?.streaming !== false;
     const params = sendParams(version, {
       input: ctx.input,
@@ -48,19 +54,30 @@ export const a2aTransport: BindingTransport<A2aBinding> = {
       returnImmediately: !streaming && ctx.spec?.executionModel === 'async',
     });
     const method = streaming ? METHODS[version].stream : METHODS[version].send;
+    const url = rest
+      ? restUrl(ctx.binding.url, version, streaming ? 'message:stream' : 'message:send')
+      : ctx.binding.url;
+    const errors: ErrorContext = { ...ctx.errors, endpoint: url };
     const raw = await httpExchange(
       fetcherSend(ctx.fetcher, ctx),
       {
-        url: ctx.binding.url,
+        url,
         method: 'POST',
         headers: { 'content-type': 'application/json', [VERSION_HEADER]: version },
-        body: JSON.stringify({ jsonrpc: '2.0', id: crypto.randomUUID(), method, params }),
+        body: JSON.stringify(rest ? params : { jsonrpc: '2.0', id: crypto.randomUUID(), method, params }),
       },
       { ...ctx, stream: streaming, errors },
     );
-    if (raw.events !== undefined)
-      return { status: raw.status, headers: raw.headers, events: streamEvents(raw.events, version, errors) };
-    const result = answerOf(raw.output ?? null, version, errors);
+    if (raw.events !== undefined) {
+      return {
+        status: raw.status,
+        headers: raw.headers,
+        events: streamEvents(raw.events, version, rest, errors),
+      };
+    }
+    const result = rest
+      ? restAnswerOf(raw.output ?? null, version, errors)
+      : answerOf(raw.output ?? null, version, errors);
     if (result.kind === 'message') return { status: raw.status, headers: raw.headers, output: result.value };
     if (result.kind !== 'task')
       throw protocolError(`${ctx.binding.url} answered a send with a ${result.kind} event.`, errors);
@@ -72,15 +89,49 @@ export const a2aTransport: BindingTransport<A2aBinding> = {
     return {
       status: raw.status,
       headers: { ...raw.headers, 'x-task-id': task.id },
-      deferred: {
-        taskId: task.id,
-        pollUrl: ctx.binding.url,
-        send: a2aTaskSend(rpcSend(ctx, version), version, task.id),
-        headers: {},
-      },
+      deferred: rest
+        ? {
+            taskId: task.id,
+            pollUrl: restTaskUrl(ctx.binding.url, version, task.id),
+            send: a2aRestTaskSend(restSend(ctx, version), version),
+            headers: {},
+          }
+        : {
+            taskId: task.id,
+            pollUrl: ctx.binding.url,
+            send: a2aTaskSend(rpcSend(ctx, version), version, task.id),
+            headers: {},
+          },
     };
   },
 };
+
+/** The protocol binding this transport speaks for `binding`, if any (A2A over gRPC is not spoken). */
+function protocolOf(binding: A2aBinding): 'JSONRPC' | 'HTTP+JSON' | undefined {
+  const name = binding.protocolBinding.toUpperCase();
+  return name === 'JSONRPC' || name === 'HTTP+JSON' ? name : undefined;
+}
+
+/** Sends one HTTP+JSON request with the call's headers, answer unread (the task loop reads it). */
+function restSend(ctx: CallContext<A2aBinding>, version: A2aVersion): HttpSend {
+  const send = fetcherSend(ctx.fetcher, ctx);
+  return (url, init) =>
+    send(url, {
+      ...init,
+      headers: { accept: 'application/json', ...ctx.headers, ...init.headers, [VERSION_HEADER]: version },
+      cacheMode: 'no-store',
+      ...(ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs }),
+    });
+}
+
+/** An HTTP+JSON answer's result, read (its errors were thrown by the exchange, from the HTTP status). */
+function restAnswerOf(body: JsonValue, version: A2aVersion, errors: ErrorContext): A2aResult {
+  const result = readSendResult(version, body);
+  if (result === undefined) {
+    throw protocolError(`${errors.endpoint} answered with neither an A2A message nor a task.`, errors);
+  }
+  return result;
+}
 
 /** Sends one JSON-RPC request with the call's headers, answer unread (the task loop reads it). */
 function rpcSend(ctx: CallContext<A2aBinding>, version: A2aVersion): RpcSend {
@@ -123,6 +174,7 @@ function answerOf(envelope: JsonValue, version: A2aVersion, errors: ErrorContext
 async function* streamEvents(
   events: AsyncIterable<InvokeEvent>,
   version: A2aVersion,
+  rest: boolean,
   errors: ErrorContext,
 ): AsyncGenerator<InvokeEvent> {
   const artifacts: Array<{ id: string; values: JsonValue[] }> = [];
@@ -135,7 +187,11 @@ async function* streamEvents(
     const envelope = event.data;
     if (isObject(envelope) && isObject(envelope['error']))
       throw agentErrorFrom(readErrorValue(envelope), errors);
-    const item = readStreamResult(version, isObject(envelope) ? envelope['result'] : undefined);
+    // HTTP+JSON sends each stream response alone; JSON-RPC wraps it in a response's `result`.
+    const item = readStreamResult(
+      version,
+      rest ? envelope : isObject(envelope) ? envelope['result'] : undefined,
+    );
     if (item === undefined) continue;
     if (item.kind === 'message') {
       yield { event: 'result', data: item.value };

@@ -1,6 +1,6 @@
 /**
  * The transports Agentry speaks, by binding kind. A binding of any other kind (`other`: agent+matrix, a WoA private
- * transport, a TD form in CoAP or MQTT), or one its kind's transport does not speak (A2A over gRPC or HTTP+JSON), is
+ * transport, a TD form in CoAP or MQTT), or one its kind's transport does not speak (A2A over gRPC), is
  * reported with the transport's name.
  */
 import type { Binding } from '@agentry/core';
@@ -51,7 +51,7 @@ export function unsupportedTransport(
   const who = ctx.agent === undefined ? 'The agent' : `Agent "${ctx.agent.id}"`;
   const what = ctx.operation === undefined ? '' : ` for operation "${ctx.operation}"`;
   return new UnsupportedTransportError(
-    `${who} can only be called${what} over ${names.join(', ')}, which Agentry does not speak (it speaks WoA REST, HTTP endpoints, MCP, A2A JSON-RPC, wss, unix and local).`,
+    `${who} can only be called${what} over ${names.join(', ')}, which Agentry does not speak (it speaks WoA REST, HTTP endpoints, MCP, A2A JSON-RPC and HTTP+JSON, wss, unix and local).`,
     contextDetails(ctx),
     names[0] ?? 'none',
   );

@@ -73,7 +73,7 @@ export interface RawResult {
 
 export interface BindingTransport<B extends Binding = Binding> {
   readonly kind: B['kind'];
-  /** Whether this binding of the kind is spoken (A2A: JSON-RPC, not gRPC or HTTP+JSON); every one when absent. */
+  /** Whether this binding of the kind is spoken (A2A: JSON-RPC and HTTP+JSON, not gRPC); every one when absent. */
   supports?(binding: B): boolean;
   call(ctx: CallContext<B>): Promise<RawResult>;
 }
