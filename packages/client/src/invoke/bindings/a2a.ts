@@ -76,7 +76,7 @@ export const a2aTransport: BindingTransport<A2aBinding> = {
       };
     }
     const result = rest
-      ? restAnswerOf(raw.output ?? null, version, errors)
+      ? sendResultOf(raw.output ?? null, version, errors)
       : answerOf(raw.output ?? null, version, errors);
     if (result.kind === 'message') return { status: raw.status, headers: raw.headers, output: result.value };
     if (result.kind !== 'task')
@@ -89,19 +89,16 @@ export const a2aTransport: BindingTransport<A2aBinding> = {
     return {
       status: raw.status,
       headers: { ...raw.headers, 'x-task-id': task.id },
-      deferred: rest
-        ? {
-            taskId: task.id,
-            pollUrl: restTaskUrl(ctx.binding.url, version, task.id),
-            send: a2aRestTaskSend(restSend(ctx, version), version),
-            headers: {},
-          }
-        : {
-            taskId: task.id,
-            pollUrl: ctx.binding.url,
-            send: a2aTaskSend(rpcSend(ctx, version), version, task.id),
-            headers: {},
-          },
+      deferred: {
+        taskId: task.id,
+        headers: {},
+        ...(rest
+          ? {
+              pollUrl: restTaskUrl(ctx.binding.url, version, task.id),
+              send: a2aRestTaskSend(agentSend(ctx, version), version),
+            }
+          : { pollUrl: ctx.binding.url, send: a2aTaskSend(rpcSend(ctx, version), version, task.id) }),
+      },
     };
   },
 };
@@ -112,8 +109,8 @@ function protocolOf(binding: A2aBinding): 'JSONRPC' | 'HTTP+JSON' | undefined {
   return name === 'JSONRPC' || name === 'HTTP+JSON' ? name : undefined;
 }
 
-/** Sends one HTTP+JSON request with the call's headers, answer unread (the task loop reads it). */
-function restSend(ctx: CallContext<A2aBinding>, version: A2aVersion): HttpSend {
+/** Sends one request to the agent with the call's headers, answer unread (the task loop reads it). */
+function agentSend(ctx: CallContext<A2aBinding>, version: A2aVersion): HttpSend {
   const send = fetcherSend(ctx.fetcher, ctx);
   return (url, init) =>
     send(url, {
@@ -124,31 +121,15 @@ function restSend(ctx: CallContext<A2aBinding>, version: A2aVersion): HttpSend {
     });
 }
 
-/** An HTTP+JSON answer's result, read (its errors were thrown by the exchange, from the HTTP status). */
-function restAnswerOf(body: JsonValue, version: A2aVersion, errors: ErrorContext): A2aResult {
-  const result = readSendResult(version, body);
-  if (result === undefined) {
-    throw protocolError(`${errors.endpoint} answered with neither an A2A message nor a task.`, errors);
-  }
-  return result;
-}
-
-/** Sends one JSON-RPC request with the call's headers, answer unread (the task loop reads it). */
+/** Sends one JSON-RPC request to the interface URL with the call's headers, answer unread. */
 function rpcSend(ctx: CallContext<A2aBinding>, version: A2aVersion): RpcSend {
-  const send = fetcherSend(ctx.fetcher, ctx);
+  const send = agentSend(ctx, version);
   return (method, params, signal) =>
     send(ctx.binding.url, {
       method: 'POST',
-      headers: {
-        accept: 'application/json',
-        ...ctx.headers,
-        'content-type': 'application/json',
-        [VERSION_HEADER]: version,
-      },
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: crypto.randomUUID(), method, params }),
-      cacheMode: 'no-store',
       ...(signal === undefined ? {} : { signal }),
-      ...(ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs }),
     });
 }
 
@@ -157,14 +138,22 @@ function answerOf(envelope: JsonValue, version: A2aVersion, errors: ErrorContext
   if (!isObject(envelope))
     throw protocolError(`${errors.endpoint} did not answer with a JSON-RPC response.`, errors);
   if (isObject(envelope['error'])) throw agentErrorFrom(readErrorValue(envelope), errors);
-  const result = readSendResult(version, envelope['result']);
-  if (result === undefined) {
+  return sendResultOf(envelope['result'], version, errors);
+}
+
+/**
+ * A send's result, read: JSON-RPC's `result`, or HTTP+JSON's whole body (whose errors the exchange threw from the
+ * HTTP status).
+ */
+function sendResultOf(result: JsonValue | undefined, version: A2aVersion, errors: ErrorContext): A2aResult {
+  const read = readSendResult(version, result);
+  if (read === undefined) {
     throw protocolError(
       `${errors.endpoint} answered with a result that is neither an A2A message nor a task.`,
       errors,
     );
   }
-  return result;
+  return read;
 }
 
 /**
