@@ -764,7 +764,8 @@ function valuesOf<Row>(rows: readonly Row[], columns: readonly (keyof Row)[]): u
 
 const BODY_COLUMNS = ['origin', 'url', 'body'] as const satisfies ReadonlyArray<keyof CrawlBodyRow>;
 
-const DOCUMENT_COLUMNS = [
+/** Every column of a document row, in table order. */
+export const DOCUMENT_COLUMNS = [
   'origin',
   'url',
   'kind',

@@ -6,27 +6,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { packedColumns, unpackRow } from '../../src/crawl/packed-rows.js';
+import { DOCUMENT_COLUMNS } from '../../src/crawl/queue.js';
 import type { CrawlDocumentRow } from '../../src/crawl/tables.js';
 import { openTestDatabase, type TestDatabase } from './support/db.js';
 
-const COLUMNS = [
-  'origin',
-  'url',
-  'kind',
-  'status',
-  'reason',
-  'http_status',
-  'etag',
-  'last_modified',
-  'fetched_at',
-  'expires_at',
-  'lifetime_seconds',
-  'source',
-  'linked_from',
-  'agent_ids',
-  'issues',
-  'digest',
-] as const satisfies ReadonlyArray<keyof CrawlDocumentRow>;
+// The queue's own list: reading back exactly what selectAll reads also checks that it names every column.
+const COLUMNS = DOCUMENT_COLUMNS;
 
 function documentRow(
   origin: string,
