@@ -10,6 +10,7 @@ import {
   type ExecutionEventBus,
   type RequestContext,
 } from '@a2a-js/sdk/server';
+import type { Agent } from '@agentry/core';
 
 /** A gate a test opens: the slow skill waits on it. */
 export class Gate {
@@ -151,5 +152,13 @@ export function skill(id: string) {
     examples: [],
     inputModes: [],
     outputModes: [],
+  };
+}
+
+/** The agent as read from its card, with `slow` declared deferred: invoke sends it without waiting and follows it. */
+export function withSlowDeferred(agent: Agent): Agent {
+  return {
+    ...agent,
+    operations: agent.operations.map((op) => (op.name === 'slow' ? { ...op, executionModel: 'async' } : op)),
   };
 }

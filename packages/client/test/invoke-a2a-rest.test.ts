@@ -14,7 +14,7 @@ import { restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import type { A2aBinding, Agent } from '@agentry/core';
 import express from 'express';
 import { InvalidInputError, invoke, invokeStream, RemoteError, resolve } from '../src/index.js';
-import { CalculatorExecutor, Gate, skill } from './a2a-sdk-agent.js';
+import { CalculatorExecutor, Gate, skill, withSlowDeferred } from './a2a-sdk-agent.js';
 import { loopbackFetcher } from './invoke-support.js';
 
 let server: Server;
@@ -81,18 +81,10 @@ async function described(): Promise<{ agent: Agent; binding: A2aBinding }> {
   }
 }
 
-/** The agent with `slow` declared deferred, so that invoke sends it without waiting and follows the task. */
+/** The agent with `slow` declared deferred (see withSlowDeferred), and its binding. */
 async function withDeferredSlow(): Promise<{ agent: Agent; binding: A2aBinding }> {
   const { agent, binding } = await described();
-  return {
-    agent: {
-      ...agent,
-      operations: agent.operations.map((op) =>
-        op.name === 'slow' ? { ...op, executionModel: 'async' } : op,
-      ),
-    },
-    binding,
-  };
+  return { agent: withSlowDeferred(agent), binding };
 }
 
 test('invoke resolves a card that offers HTTP+JSON only, posts to message:send, and reads the message', async () => {

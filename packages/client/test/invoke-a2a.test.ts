@@ -26,7 +26,7 @@ import {
   resolve,
   TransportError,
 } from '../src/index.js';
-import { CalculatorExecutor, Gate, skill } from './a2a-sdk-agent.js';
+import { CalculatorExecutor, Gate, skill, withSlowDeferred } from './a2a-sdk-agent.js';
 import { loopbackFetcher } from './invoke-support.js';
 
 let server: Server;
@@ -173,10 +173,7 @@ test('invokeStream reads status messages as chunks and the artifact as the resul
 
 test('a deferred operation returns at once and is polled with GetTask until it completes', async () => {
   const { agent, binding } = await described();
-  const slow: Agent = {
-    ...agent,
-    operations: agent.operations.map((op) => (op.name === 'slow' ? { ...op, executionModel: 'async' } : op)),
-  };
+  const slow = withSlowDeferred(agent);
   executor.gate = new Gate();
   // The task finishes once the client has polled it once: no timing involved.
   onGetTask = () => executor.gate.open('done');
@@ -203,10 +200,7 @@ test('a deferred operation returns at once and is polled with GetTask until it c
 
 test('aborting a followed task cancels it with CancelTask', async () => {
   const { agent, binding } = await described();
-  const slow: Agent = {
-    ...agent,
-    operations: agent.operations.map((op) => (op.name === 'slow' ? { ...op, executionModel: 'async' } : op)),
-  };
+  const slow = withSlowDeferred(agent);
   executor.gate = new Gate();
   const controller = new AbortController();
   onGetTask = () => controller.abort(new Error('The caller gave up.'));
