@@ -3,6 +3,7 @@
  * after the store's. The lexical table comes from the lexical engine's module (SQLite FTS5 here).
  */
 import type { Kysely, Migration } from 'kysely';
+import { changeLogMigration } from './change-log.js';
 import { sqliteLexicalMigration } from './lexical/sqlite.js';
 
 export const searchMigrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const searchMigrations: Record<string, Migration> = {
       await db.schema.dropTable('search_demotions').execute();
     },
   },
+  '2026-11-22-101-search-changes': changeLogMigration,
 };

@@ -7,8 +7,12 @@
  * the vectors in one transaction, then updates the matrix, so the matrix always follows the database in order.
  * Upserts that arrive while a write runs are merged and embedded in one batch.
  * If embedding fails the agents are still indexed lexically and wait for `embedPending()`.
+ *
+ * Writes made through another connection to the same database (`agentry crawl` beside `agentry serve`) reach the
+ * matrix and the demotions through the change log (change-log.ts): a search first applies what others committed.
  */
 import type { Kysely } from 'kysely';
+import { type ChangePosition, changesAfter, latestChange, markChanged } from './change-log.js';
 import { embeddingText, lexicalFields } from './document-text.js';
 import { explainHit } from './explain.js';
 import { type FusedHit, fuse, rankSemantic } from './fusion.js';
@@ -18,7 +22,7 @@ import type { LexicalIndex, LexicalMatch } from './lexical/types.js';
 import { QueryEmbeddingCache, queryCacheKey } from './semantic/query-cache.js';
 import { querySegments } from './semantic/query-segments.js';
 import { VectorMatrix } from './semantic/vector-matrix.js';
-import { encodeVector, pendingRows, storedVectors } from './semantic/vector-rows.js';
+import { decodeVector, encodeVector, pendingRows, storedVectors } from './semantic/vector-rows.js';
 import type { SearchTables } from './tables.js';
 import { readableText } from './text/words.js';
 import type {
@@ -63,6 +67,11 @@ export async function createSearchIndex<Tables extends SearchTables>(
   const reportEmbeddingError = options.onEmbeddingError ?? (() => undefined);
   let matrix: VectorMatrix | undefined;
   let writes: Promise<unknown> = Promise.resolve();
+  // Read before the vectors and demotions: a change committed while they load is applied again, never missed.
+  let applied: ChangePosition = { seq: await latestChange(db) };
+  /** This index's own writes by agent, while a read of the log that began before them may still apply it. */
+  const ownWrites = new Map<string, number>();
+  let catchingUp: Promise<void> | undefined;
   const demotions = new Map<string, Demotion>();
   for (const row of await db.selectFrom('search_demotions').selectAll().execute()) {
     rememberDemotion(row.agent_id, { penalty: row.penalty, reasons: JSON.parse(row.reasons) as string[] });
@@ -84,6 +93,62 @@ export async function createSearchIndex<Tables extends SearchTables>(
     const run = writes.then(work);
     writes = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * After this index's own write stamped `ids` with `seq`. When nobody else wrote since the log was last read, the
+   * log is read past it at once (nothing to read back).
+   */
+  function ownWriteCommitted(seq: number, ids: readonly string[]): void {
+    for (const id of ids) ownWrites.set(id, seq);
+    if (applied.agentId === undefined && seq === applied.seq + 1) applied = { seq };
+    if (catchingUp === undefined) forgetOwnWritesUpTo(applied.seq);
+  }
+
+  function forgetOwnWritesUpTo(seq: number): void {
+    for (const [id, written] of ownWrites) if (written <= seq) ownWrites.delete(id);
+  }
+
+  /** Applies the changes other connections committed since the log was last read (one reader at a time). */
+  function followOtherWriters(): Promise<void> {
+    catchingUp ??= applyChanges().finally(() => {
+      catchingUp = undefined;
+      forgetOwnWritesUpTo(applied.seq);
+    });
+    return catchingUp;
+  }
+
+  /**
+   * Not in the write queue, so that a search never waits for an embedding of this index. A change read here may be
+   * older than what this index has written since the read began: an agent's change applies only if no own write
+   * of it came later.
+   */
+  async function applyChanges(): Promise<void> {
+    const latest = await latestChange(db);
+    if (latest < applied.seq || (latest === applied.seq && applied.agentId === undefined)) return;
+    let position = applied;
+    for (;;) {
+      const changes = await changesAfter(db, position, LOAD_PAGE);
+      for (const change of changes) {
+        if ((ownWrites.get(change.id) ?? 0) > change.seq) continue;
+        const vector =
+          change.vector && change.provider === provider?.id ? decodeVector(change.vector) : undefined;
+        if (vector) remember(change.id, vector);
+        else matrix?.delete(change.id);
+        rememberDemotion(
+          change.id,
+          change.demotion && {
+            penalty: change.demotion.penalty,
+            reasons: JSON.parse(change.demotion.reasons) as string[],
+          },
+        );
+      }
+      const last = changes[changes.length - 1];
+      const done = changes.length < LOAD_PAGE;
+      if (last !== undefined) position = done ? { seq: last.seq } : { seq: last.seq, agentId: last.id };
+      if (isAfter(position, applied)) applied = position;
+      if (done) return;
+    }
   }
 
   /**
@@ -173,7 +238,8 @@ export async function createSearchIndex<Tables extends SearchTables>(
       if (vector) embedded.set(entry.document.id, vector);
     });
 
-    await db.transaction().execute(async (trx) => {
+    const ids = entries.map(({ document }) => document.id);
+    const seq = await db.transaction().execute(async (trx) => {
       await lexical.write(
         trx,
         entries.map(({ document }) => ({ id: document.id, fields: lexicalFields(document) })),
@@ -205,7 +271,9 @@ export async function createSearchIndex<Tables extends SearchTables>(
           .onConflict((conflict) => conflict.column('agent_id').doUpdateSet(row))
           .execute();
       }
+      return markChanged(trx, ids);
     });
+    ownWriteCommitted(seq, ids);
     for (const entry of toEmbed) {
       const vector = embedded.get(entry.document.id);
       if (vector) remember(entry.document.id, vector);
@@ -216,13 +284,15 @@ export async function createSearchIndex<Tables extends SearchTables>(
 
   async function removeNow(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await db.transaction().execute(async (trx) => {
+    const seq = await db.transaction().execute(async (trx) => {
       await lexical.remove(trx, ids);
       for (const chunk of chunks(ids, 500)) {
         await trx.deleteFrom('search_vectors').where('agent_id', 'in', chunk).execute();
         await trx.deleteFrom('search_demotions').where('agent_id', 'in', chunk).execute();
       }
+      return markChanged(trx, ids);
     });
+    ownWriteCommitted(seq, ids);
     for (const id of ids) {
       matrix?.delete(id);
       rememberDemotion(id, undefined);
@@ -239,7 +309,7 @@ export async function createSearchIndex<Tables extends SearchTables>(
         rows.map((row) => row.text),
         { purpose: 'document' },
       );
-      await db.transaction().execute(async (trx) => {
+      const seq = await db.transaction().execute(async (trx) => {
         for (const [i, row] of rows.entries()) {
           const vector = vectors[i]!;
           await trx
@@ -249,7 +319,15 @@ export async function createSearchIndex<Tables extends SearchTables>(
             .where('text', '=', row.text)
             .execute();
         }
+        return markChanged(
+          trx,
+          rows.map((row) => row.id),
+        );
       });
+      ownWriteCommitted(
+        seq,
+        rows.map((row) => row.id),
+      );
       for (const [i, row] of rows.entries()) remember(row.id, vectors[i]!);
       done += rows.length;
     }
@@ -279,6 +357,7 @@ export async function createSearchIndex<Tables extends SearchTables>(
   async function search(query: string, searchOptions: SearchOptions): Promise<SearchHit[]> {
     const top = Math.max(0, Math.min(MAX_TOP, Math.floor(searchOptions.top)));
     if (top === 0 || query.trim() === '' || searchOptions.candidates?.size === 0) return [];
+    await followOtherWriters();
     const candidates = searchOptions.candidates;
     const requested: SearchMode = searchOptions.mode ?? 'hybrid';
     const lexicalQuery = parseLexicalQuery(query);
@@ -347,6 +426,7 @@ export async function createSearchIndex<Tables extends SearchTables>(
       serialised(() => embedPendingNow(Math.max(1, embedOptions?.batchSize ?? 64))),
     search,
     async stats(): Promise<SearchIndexStats> {
+      await followOtherWriters();
       return {
         documents: await lexical.count(db),
         embedded: matrix?.size ?? 0,
@@ -372,6 +452,13 @@ function rankLexical(
   });
   if (demotions.size > 0) hits.sort((a, b) => b.score - a.score);
   return hits.slice(0, top);
+}
+
+/** True when log position `a` comes after `b` (a position without an agent covers its whole write). */
+function isAfter(a: ChangePosition, b: ChangePosition): boolean {
+  if (a.seq !== b.seq) return a.seq > b.seq;
+  if (a.agentId === undefined) return b.agentId !== undefined;
+  return b.agentId !== undefined && a.agentId > b.agentId;
 }
 
 function unitVector(vector: Float32Array): Float32Array {

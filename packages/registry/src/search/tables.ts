@@ -23,7 +23,14 @@ export interface SearchDemotionsTable {
   reasons: string;
 }
 
+/** The agents whose vectors or demotions changed, by the write that last changed them (see change-log.ts). */
+export interface SearchChangesTable {
+  agent_id: string;
+  seq: number;
+}
+
 export interface SearchTables extends LexicalTables {
   search_vectors: SearchVectorsTable;
   search_demotions: SearchDemotionsTable;
+  search_changes: SearchChangesTable;
 }

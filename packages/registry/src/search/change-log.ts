@@ -1,0 +1,102 @@
+/**
+ * Which agents' search entries changed, in commit order, so that an index can follow writes made through another
+ * connection: `agentry crawl` writing into the file a running `agentry serve` reads, or a second registry process
+ * on the same file. The lexical index is read from the database at every search and needs none of this; the
+ * vectors and demotions are held in memory and would otherwise go stale until a restart.
+ *
+ * Every write transaction stamps the agents it touched with one sequence number, one above the highest so far.
+ * SQLite runs one write transaction at a time, so the numbers follow commit order (a database whose writers commit
+ * side by side would need numbers given at commit). An index remembers the highest
+ * number it has applied and reads what lies above. One row per agent, kept after the agent is removed (it then
+ * says "gone"), so the table grows with the agents, not with the writes.
+ */
+import type { Kysely, Migration } from 'kysely';
+import type { SearchTables } from './tables.js';
+
+export const changeLogMigration: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('search_changes')
+      .addColumn('agent_id', 'text', (col) => col.primaryKey())
+      .addColumn('seq', 'integer', (col) => col.notNull())
+      .execute();
+    await db.schema.createIndex('search_changes_seq').on('search_changes').column('seq').execute();
+  },
+  async down(db: Kysely<unknown>): Promise<void> {
+    await db.schema.dropTable('search_changes').execute();
+  },
+};
+
+/**
+ * How far an index has read the log: every change up to `seq`, or, with `agentId`, the changes of `seq` up to that
+ * agent (a page may end inside one write's changes).
+ */
+export interface ChangePosition {
+  seq: number;
+  agentId?: string;
+}
+
+export interface ChangedEntry {
+  id: string;
+  seq: number;
+  /** The agent's vector row as it is now; undefined when it has none (removed, or never embedded). */
+  provider?: string;
+  vector?: Uint8Array;
+  /** Its demotion as it is now; undefined when it has none. */
+  demotion?: { penalty: number; reasons: string };
+}
+
+/** Stamps `ids` as changed by the running write transaction; returns the number they were stamped with. */
+export async function markChanged(trx: Kysely<SearchTables>, ids: readonly string[]): Promise<number> {
+  const latest = await latestChange(trx);
+  const seq = latest + 1;
+  const unique = [...new Set(ids)];
+  for (let start = 0; start < unique.length; start += 500) {
+    await trx
+      .insertInto('search_changes')
+      .values(unique.slice(start, start + 500).map((agent_id) => ({ agent_id, seq })))
+      .onConflict((conflict) => conflict.column('agent_id').doUpdateSet({ seq }))
+      .execute();
+  }
+  return seq;
+}
+
+/** The highest number stamped so far (0 for none). */
+export async function latestChange(db: Kysely<SearchTables>): Promise<number> {
+  const row = await db
+    .selectFrom('search_changes')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .executeTakeFirst();
+  return Number(row?.seq ?? 0);
+}
+
+/** The next `limit` changes after `after`, each with the agent's vector row and demotion as they are now. */
+export async function changesAfter(
+  db: Kysely<SearchTables>,
+  after: ChangePosition,
+  limit: number,
+): Promise<ChangedEntry[]> {
+  const rows = await db
+    .selectFrom('search_changes as c')
+    .leftJoin('search_vectors as v', 'v.agent_id', 'c.agent_id')
+    .leftJoin('search_demotions as d', 'd.agent_id', 'c.agent_id')
+    .select(['c.agent_id', 'c.seq', 'v.provider', 'v.vector', 'd.penalty', 'd.reasons'])
+    .where((eb) => {
+      const later = eb('c.seq', '>', after.seq);
+      if (after.agentId === undefined) return later;
+      return eb.or([later, eb.and([eb('c.seq', '=', after.seq), eb('c.agent_id', '>', after.agentId)])]);
+    })
+    .orderBy('c.seq')
+    .orderBy('c.agent_id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => {
+    const entry: ChangedEntry = { id: row.agent_id, seq: Number(row.seq) };
+    if (row.provider !== null) entry.provider = row.provider;
+    if (row.vector !== null) entry.vector = row.vector;
+    if (row.penalty !== null && row.reasons !== null) {
+      entry.demotion = { penalty: row.penalty, reasons: row.reasons };
+    }
+    return entry;
+  });
+}
