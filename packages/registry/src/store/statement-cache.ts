@@ -1,13 +1,22 @@
 /**
- * better-sqlite3 behind Kysely, with two things Kysely's SQLite driver does not do: it keeps prepared statements
- * (the driver prepares every query afresh, which cost more than running the hot reads), and it counts writes, so
- * that caches of what the database says can tell when they may be stale.
+ * better-sqlite3 behind Kysely, with three things Kysely's SQLite driver does not do: it keeps prepared statements
+ * (the driver prepares every query afresh, which cost more than running the hot reads), it counts writes, so
+ * that caches of what the database says can tell when they may be stale, and its transactions take the write lock
+ * when they begin.
  */
 import type Database from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
 /** Statements kept; the registry's queries have a few hundred shapes at most (IN lists vary in length). */
 const MAX_STATEMENTS = 500;
+
+/**
+ * How Kysely's transactions begin. Its plain `begin` defers the write lock to the first write; when another
+ * connection (`agentry crawl` beside `agentry serve`) has committed since the transaction's first read, SQLite
+ * then refuses at once (SQLITE_BUSY or SQLITE_BUSY_SNAPSHOT; waiting could deadlock), and the write is lost to
+ * an error. Taken at the start, the lock is waited for (`busy_timeout`) like any other.
+ */
+const BEGIN_WRITE = 'begin immediate';
 
 export interface CountingDatabase extends SqliteDatabase {
   /**
@@ -49,7 +58,7 @@ export function countingDatabase(database: Database.Database): CountingDatabase 
     prepare(sql: string): SqliteStatement {
       let statement = statements.get(sql);
       if (statement === undefined) {
-        statement = wrap(sql);
+        statement = wrap(sql === 'begin' ? BEGIN_WRITE : sql);
         if (statements.size >= MAX_STATEMENTS) {
           const oldest = statements.keys().next().value;
           if (oldest !== undefined) statements.delete(oldest);
