@@ -22,6 +22,11 @@ import type { RegistryRecord } from './records/types.js';
 import { storedMetadata } from './records/views.js';
 import { resolveIntent } from './resolve/index.js';
 import {
+  type BackgroundEmbedding,
+  type BackgroundEmbeddingOptions,
+  embedInBackground,
+} from './search/background-embedding.js';
+import {
   createEmbeddingProvider,
   createSearchIndex,
   type EmbeddingProvider,
@@ -65,6 +70,12 @@ export interface RegistryOptions {
   gatewayTimeoutMs?: number;
   /** Default: pino to stderr at `AGENTRY_LOG_LEVEL` (default `info`). */
   logger?: Logger;
+  /**
+   * Embeds, in the background, agents waiting for a vector (after an embedding failure, a change of model, or
+   * `agentry crawl --embeddings none` into this file): at start, after failures, and every `intervalMs` (default
+   * 60 s). `false` turns it off. See docs/search.md.
+   */
+  backgroundEmbedding?: BackgroundEmbeddingOptions | false;
   /** Rebuild the search index from the store before serving (after a crash between a write and its indexing). */
   reindexOnStart?: boolean;
   /** Keep answers to reads (listings, single agents) until the next write (default true; false for measuring). */
@@ -121,16 +132,27 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     extraMigrations: { ...searchMigrations, ...crawlMigrations },
   });
   let crawl: { crawler: Crawler; close(): Promise<void> } | undefined;
+  let closeBackground: () => Promise<void> | undefined = () => undefined;
   try {
     const adminToken = await store.tokens.ensureAdmin(options.adminToken ?? envToken());
     const provider = options.embeddingProvider ?? embeddingProvider(options);
     // The search index keeps its own tables in the store's database; Kysely's table map is invariant, so the
     // handle is re-typed to the tables the index uses.
     const searchDb = store.db as unknown as Kysely<SearchTables>;
+    let background: BackgroundEmbedding | undefined;
     const search = await createSearchIndex(searchDb, provider, {
-      onEmbeddingError: (error) =>
-        logger.warn({ err: error }, 'embedding failed; those agents are searched lexically'),
+      onEmbeddingError: (error) => {
+        logger.warn(
+          { err: error },
+          'embedding failed; those agents are searched lexically until it succeeds',
+        );
+        background?.failed();
+      },
     });
+    if (provider !== undefined && options.backgroundEmbedding !== false) {
+      background = embedInBackground(search, logger, options.backgroundEmbedding);
+    }
+    closeBackground = () => background?.close();
     const sync = searchSync(search, logger);
     const reindex = async (): Promise<number> => {
       let count = 0;
@@ -183,12 +205,14 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
       async close() {
         if (closed) return;
         closed = true;
+        await closeBackground();
         await started.close();
         await gateway.close();
         await store.close();
       },
     };
   } catch (error) {
+    await closeBackground();
     await crawl?.close();
     await store.close();
     throw error;

@@ -73,6 +73,8 @@ export function registerCrawl(program: Command): void {
       const registry = await createRegistry({
         ...registryOptions,
         crawl: { enabled: false, fetcher, concurrency, liveness: options.liveness },
+        // Agents left waiting for a vector are `agentry serve`'s to catch up on; a crawl does only its origins.
+        backgroundEmbedding: false,
       }).catch(async (error: unknown) => {
         await fetcher.close();
         throw error;

@@ -28,6 +28,7 @@ import { readableText } from './text/words.js';
 import type {
   Demotion,
   EmbeddingProvider,
+  EmbedPendingOptions,
   SearchDocument,
   SearchHit,
   SearchIndex,
@@ -299,38 +300,49 @@ export async function createSearchIndex<Tables extends SearchTables>(
     }
   }
 
-  async function embedPendingNow(batchSize: number): Promise<number> {
+  /** One batch of the agents waiting for a vector from this provider; how many it embedded (0: none wait). */
+  async function embedPendingBatch(batchSize: number): Promise<number> {
     if (!provider) return 0;
-    let done = 0;
-    for (;;) {
-      const rows = await pendingRows(db, provider.id, batchSize);
-      if (rows.length === 0) return done;
-      const vectors = await provider.embed(
-        rows.map((row) => row.text),
-        { purpose: 'document' },
-      );
-      const seq = await db.transaction().execute(async (trx) => {
-        for (const [i, row] of rows.entries()) {
-          const vector = vectors[i]!;
-          await trx
-            .updateTable('search_vectors')
-            .set({ provider: provider.id, dims: vector.length, vector: encodeVector(vector) })
-            .where('agent_id', '=', row.id)
-            .where('text', '=', row.text)
-            .execute();
-        }
-        return markChanged(
-          trx,
-          rows.map((row) => row.id),
-        );
-      });
-      ownWriteCommitted(
-        seq,
+    const rows = await pendingRows(db, provider.id, batchSize);
+    if (rows.length === 0) return 0;
+    const vectors = await provider.embed(
+      rows.map((row) => row.text),
+      { purpose: 'document' },
+    );
+    const seq = await db.transaction().execute(async (trx) => {
+      for (const [i, row] of rows.entries()) {
+        const vector = vectors[i]!;
+        await trx
+          .updateTable('search_vectors')
+          .set({ provider: provider.id, dims: vector.length, vector: encodeVector(vector) })
+          .where('agent_id', '=', row.id)
+          .where('text', '=', row.text)
+          .execute();
+      }
+      return markChanged(
+        trx,
         rows.map((row) => row.id),
       );
-      for (const [i, row] of rows.entries()) remember(row.id, vectors[i]!);
-      done += rows.length;
+    });
+    ownWriteCommitted(
+      seq,
+      rows.map((row) => row.id),
+    );
+    for (const [i, row] of rows.entries()) remember(row.id, vectors[i]!);
+    return rows.length;
+  }
+
+  /** Batch by batch, each a write of its own, so that registrations are not held until a long backlog is done. */
+  async function embedPending(options: EmbedPendingOptions = {}): Promise<number> {
+    const batchSize = Math.max(1, Math.floor(options.batchSize ?? 64));
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    let done = 0;
+    while (done < limit) {
+      const embedded = await serialised(() => embedPendingBatch(Math.min(batchSize, limit - done)));
+      if (embedded === 0) break;
+      done += embedded;
     }
+    return done;
   }
 
   /** Unit vectors for the whole query and each of its clauses, from the cache where it has them. */
@@ -422,8 +434,7 @@ export async function createSearchIndex<Tables extends SearchTables>(
   return {
     upsert: coalescedUpsert,
     remove: (ids) => serialised(() => removeNow(ids)),
-    embedPending: (embedOptions) =>
-      serialised(() => embedPendingNow(Math.max(1, embedOptions?.batchSize ?? 64))),
+    embedPending,
     search,
     async stats(): Promise<SearchIndexStats> {
       await followOtherWriters();

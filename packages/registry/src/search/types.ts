@@ -65,11 +65,19 @@ export interface SearchIndex {
    */
   search(query: string, options: SearchOptions): Promise<SearchHit[]>;
   /**
-   * Embeds the agents that have no vector from the current provider (after a failure, or a change of model);
-   * returns how many it embedded. Rejects if the provider fails.
+   * Embeds the agents that have no vector from the current provider (after a failure, a change of model, or a
+   * write without a provider); returns how many it embedded. Each batch is a write of its own. Rejects if the
+   * provider fails.
    */
-  embedPending(options?: { batchSize?: number }): Promise<number>;
+  embedPending(options?: EmbedPendingOptions): Promise<number>;
   stats(): Promise<SearchIndexStats>;
+}
+
+export interface EmbedPendingOptions {
+  /** Texts per provider call (default 64). */
+  batchSize?: number;
+  /** Most agents this call embeds (default: every one waiting). */
+  limit?: number;
 }
 
 export interface SearchIndexStats {

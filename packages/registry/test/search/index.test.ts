@@ -190,6 +190,26 @@ describe('search index with an embedding provider', () => {
     }
   });
 
+  it('embeds at most `limit` waiting agents a call, a batch at a time', async () => {
+    const database = await openTestDatabase();
+    try {
+      await (await createSearchIndex(database.db, provider('first'))).upsert(agents);
+      server.requests.length = 0;
+      const index = await createSearchIndex(database.db, provider('second'));
+      assert.equal(await index.embedPending({ batchSize: 1, limit: 2 }), 2);
+      assert.deepEqual(
+        server.requests.map((request) => (JSON.parse(request.body) as { input: string[] }).input.length),
+        [1, 1],
+      );
+      assert.equal((await index.stats()).embedded, 2);
+      assert.equal(await index.embedPending({ limit: 5 }), 1);
+      assert.equal(await index.embedPending(), 0);
+    } finally {
+      await database.dispose();
+      embeddedTexts();
+    }
+  });
+
   it('ranks lexically while the provider cannot embed the query', async () => {
     const database = await openTestDatabase();
     try {

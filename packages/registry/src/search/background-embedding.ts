@@ -1,0 +1,117 @@
+/**
+ * Keeps every agent embedded while the registry runs. Agents wait for a vector when their embedding failed (the
+ * provider was down), after a change of model (`--embeddings openai` on a file made with `use-lite`), or when
+ * another process indexed them without a provider (`agentry crawl --embeddings none`); until then search ranks
+ * them lexically only. This embeds them in the background: at start, a while after a failure (backing off while
+ * the provider stays down), and on a regular look for new ones. A batch at a time, so registrations interleave.
+ */
+import type { Logger } from 'pino';
+import type { SearchIndex } from './types.js';
+
+export interface BackgroundEmbeddingOptions {
+  /** How often to look for agents waiting for a vector (default 60 s). */
+  intervalMs?: number;
+  /** The first wait after a failure (default 30 s); doubled after each further one, up to `intervalMs` × 10. */
+  retryMs?: number;
+  /** Texts per provider call (default 64). */
+  batchSize?: number;
+}
+
+export interface BackgroundEmbedding {
+  /** An embedding just failed: try again after the retry wait, unless a try is already due sooner. */
+  failed(): void;
+  /** Stops; resolves once the batch under way, if any, is written. */
+  close(): Promise<void>;
+}
+
+const PROGRESS_EVERY_MS = 10_000;
+
+export function embedInBackground(
+  search: SearchIndex,
+  logger: Logger,
+  options: BackgroundEmbeddingOptions = {},
+): BackgroundEmbedding {
+  const intervalMs = Math.max(1, options.intervalMs ?? 60_000);
+  const retryMs = Math.max(1, options.retryMs ?? 30_000);
+  const batchSize = Math.max(1, options.batchSize ?? 64);
+  let timer: NodeJS.Timeout | undefined;
+  let dueAt = Number.POSITIVE_INFINITY;
+  let running: Promise<void> | undefined;
+  /** A look fell due while one was under way: take another when it ends. */
+  let again = false;
+  let failures = 0;
+  let closed = false;
+
+  function schedule(delayMs: number): void {
+    if (closed) return;
+    const at = Date.now() + delayMs;
+    if (timer !== undefined && dueAt <= at) return;
+    clearTimeout(timer);
+    dueAt = at;
+    timer = setTimeout(() => {
+      timer = undefined;
+      dueAt = Number.POSITIVE_INFINITY;
+      start();
+    }, delayMs);
+    // A registry waiting for its next look is not a reason for the process to stay up.
+    timer.unref();
+  }
+
+  function start(): void {
+    if (running !== undefined) {
+      again = true;
+      return;
+    }
+    running = run().finally(() => {
+      running = undefined;
+      if (again && !closed) {
+        again = false;
+        start();
+      }
+    });
+  }
+
+  async function run(): Promise<void> {
+    const started = Date.now();
+    let lastReport = started;
+    let embedded = 0;
+    try {
+      for (;;) {
+        if (closed) return;
+        const done = await search.embedPending({ batchSize, limit: batchSize });
+        if (done === 0) break;
+        embedded += done;
+        if (Date.now() - lastReport >= PROGRESS_EVERY_MS) {
+          lastReport = Date.now();
+          logger.info({ embedded }, 'embedding agents that had no vector');
+        }
+      }
+      failures = 0;
+      if (embedded > 0) {
+        logger.info({ embedded, ms: Date.now() - started }, 'embedded agents that had no vector');
+      }
+      schedule(intervalMs);
+    } catch (error) {
+      failures++;
+      const wait = Math.min(retryMs * 2 ** (failures - 1), intervalMs * 10);
+      logger.warn(
+        { err: error, embedded, retryInMs: wait },
+        'embedding agents that have no vector failed; they are searched lexically until it succeeds',
+      );
+      schedule(wait);
+    }
+  }
+
+  schedule(0);
+  return {
+    failed() {
+      schedule(retryMs);
+    },
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}
