@@ -50,7 +50,7 @@ export function readGatewayCall(
 ): { call: GatewayCall; problem?: never } | { problem: ProblemDetails; call?: never } {
   const failures = validate(body);
   if (failures.length > 0) {
-    const errors = failures.map((failure) => ({ pointer: failure.pointer, detail: failure.message }));
+    const errors = failures.map((failure) => ({ pointer: failure.pointer, detail: failure.reason }));
     return {
       problem: problemDetails({
         status: 400,

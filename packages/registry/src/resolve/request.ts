@@ -65,7 +65,7 @@ export function readResolveRequest(
 ): { request: ResolveRequest; problem?: never } | { problem: ProblemDetails; request?: never } {
   const failures = validate(body);
   if (failures.length > 0) {
-    const errors = failures.map((failure) => ({ pointer: failure.pointer, detail: failure.message }));
+    const errors = failures.map((failure) => ({ pointer: failure.pointer, detail: failure.reason }));
     const problem = problemDetails({
       status: 400,
       code: 'InvalidInput',

@@ -142,6 +142,12 @@ describe('gateway, resolution and system endpoints', () => {
     assert.equal(invalid.status, 400, invalid.text);
     assert.equal(invalid.headers.get('content-type'), 'application/problem+json');
     assert.equal(asObject(asObject(invalid.json)['error'])['code'], 'InvalidInput');
+    // Each place is named once: in `pointer`, and before its reason in `detail`.
+    const wrongType = await r.request('/resolve', { body: { intent: 'x', policy: { min_trust: 'high' } } });
+    assert.equal(wrongType.status, 400, wrongType.text);
+    const problem = asObject(wrongType.json);
+    assert.equal(problem['detail'], 'The resolve request is not valid: /policy/min_trust: must be number.');
+    assert.deepEqual(problem['errors'], [{ pointer: '/policy/min_trust', detail: 'must be number' }]);
   });
 
   test('GET /healthz, and /metrics for the admin in Prometheus text', async () => {

@@ -169,6 +169,11 @@ describe('gateway', () => {
         const result = await gateway.invoke(recordOf(summarizerAgent(server.origin)), body, new Headers());
         const problem = await expectProblem(result, status, code);
         assert.equal(problem['pointer'], pointer);
+        if (pointer) {
+          // The place is named once at most, not once per message that mentions it.
+          const detail = String(problem['detail']);
+          assert.ok(detail.split(pointer).length - 1 <= 1, detail);
+        }
         assert.equal(result.failure, 'caller');
         assert.equal(server.requests.length, 0, 'nothing reached the agent');
       });
