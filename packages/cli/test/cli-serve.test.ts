@@ -3,7 +3,7 @@
  * with `register` and `search` against it — real processes, a real SQLite file, loopback only.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -122,6 +122,15 @@ describe('agentry serve, register and search', () => {
     ]);
     assert.equal(run.status, 1);
     assert.match(run.stderr, /\/transports\/rest\/base: "base" must use the https scheme/);
+  });
+
+  test('a document in no format the registry reads is explained once, exit 1', async () => {
+    const unknown = join(dir, 'unknown.json');
+    writeFileSync(unknown, JSON.stringify({ name: 5 }));
+    const run = await agentryAsync(['register', unknown, '--registry', url, '--token', token]);
+    assert.equal(run.status, 1);
+    assert.equal(run.stderr.split('Not a recognised agent description').length - 1, 1, run.stderr);
+    assert.match(run.stderr, /Use --format/);
   });
 
   test('search exits 1 when nothing matches, and 2 when the registry is not there', async () => {

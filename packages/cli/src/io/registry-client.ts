@@ -89,7 +89,10 @@ function problemMessage(status: number, body: unknown): string {
     `The registry answered ${status}${problem.title ? ` ${problem.title}` : ''}: ${problem.detail ?? ''}`.trim(),
   ];
   for (const failure of problem.errors ?? []) {
-    lines.push(`  ${failure.pointer ?? '/'}: ${failure.detail ?? failure.message ?? ''}`);
+    const said = failure.detail ?? failure.message ?? '';
+    // A single failure is often the detail itself: not said twice.
+    if (said !== '' && problem.detail?.includes(said)) continue;
+    lines.push(`  ${failure.pointer || '/'}: ${said}`);
   }
   if (status === 401)
     lines.push(
