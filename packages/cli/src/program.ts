@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { registerConvert } from './commands/convert.js';
 import { registerCrawl } from './commands/crawl.js';
 import { registerHost } from './commands/host.js';
+import { registerImport } from './commands/import.js';
 import { registerInvoke } from './commands/invoke.js';
 import { registerRegister } from './commands/register.js';
 import { registerResolve } from './commands/resolve.js';
@@ -33,5 +34,6 @@ export function createProgram(): Command {
   registerRegister(program);
   registerSearch(program);
   registerCrawl(program);
+  registerImport(program);
   return program;
 }

@@ -13,6 +13,13 @@ import { createApi } from './api/app.js';
 import type { ConnectionInfo, RegistryServices, SearchSync } from './api/context.js';
 import { type Crawler, type CrawlTables, crawlMigrations, createCrawler } from './crawl/index.js';
 import type { CrawlSink } from './crawl/types.js';
+import {
+  type FederationTables,
+  federationSourcesMigration,
+  importRegistry,
+  type RegistryImport,
+  type RegistryImportResult,
+} from './federation/sync.js';
 import { createGateway } from './gateway/index.js';
 import { createCrawlSink } from './ingest/crawl-sink.js';
 import { createMetrics } from './metrics/index.js';
@@ -121,6 +128,11 @@ export interface Registry {
   readonly crawlSink: CrawlSink;
   /** The crawler over this registry's database and `crawlSink` (`GET /hosts` shows its queue). */
   readonly crawler: Crawler;
+  /**
+   * Imports another registry (the official MCP Registry API, or another Agentry registry) through `crawlSink`:
+   * what changed since the last import of the same URL, or everything with `full` (docs/crawler.md).
+   */
+  importRegistry(options: RegistryImport): Promise<RegistryImportResult>;
 }
 
 export async function createRegistry(options: RegistryOptions): Promise<Registry> {
@@ -129,7 +141,11 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     path: options.databasePath,
     metadataOf: storedMetadata,
     // The crawler's tables always exist, so that `agentry crawl` and `agentry serve` can share one file.
-    extraMigrations: { ...searchMigrations, ...crawlMigrations },
+    extraMigrations: {
+      ...searchMigrations,
+      ...crawlMigrations,
+      '2026-11-22-204-federation-sources': federationSourcesMigration,
+    },
   });
   let crawl: { crawler: Crawler; close(): Promise<void> } | undefined;
   let closeBackground: () => Promise<void> | undefined = () => undefined;
@@ -201,6 +217,8 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
       reindex,
       crawlSink,
       crawler: started.crawler,
+      importRegistry: (importOptions) =>
+        importRegistry(store.db as unknown as Kysely<FederationTables>, crawlSink, importOptions),
       fetch: async (request, connection = {}) => app.fetch(request, connection),
       async close() {
         if (closed) return;

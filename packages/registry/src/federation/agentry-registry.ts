@@ -24,6 +24,8 @@ export interface AgentryRegistryImport {
   limit?: number;
   signal?: AbortSignal;
   now?: () => number;
+  /** Told after each page, with the summary so far (for progress). */
+  onPage?: (summary: Readonly<ImportSummary>) => void;
 }
 
 const ITEM_KEYS = ['agents', 'items', 'data', 'results'];
@@ -65,6 +67,7 @@ export async function importAgentryRegistry(options: AgentryRegistryImport): Pro
     if (tombstones.length > 0) await options.sink.tombstone(origin, tombstones);
     summary.imported += upserts.length;
     summary.tombstoned += tombstones.length;
+    options.onPage?.(summary);
     const next = nextPage(json, headers, url, options);
     if (next !== undefined && seen.has(next)) {
       throw new FederationError(`${url} points to ${next} again as its next page; stopping.`, url);

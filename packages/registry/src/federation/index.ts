@@ -13,3 +13,13 @@ export {
   OFFICIAL_META,
 } from './mcp-registry.js';
 export { FederationError } from './paging.js';
+export {
+  detectRegistryKind,
+  FEDERATION_KINDS,
+  type FederationKind,
+  type FederationTables,
+  federationSourcesMigration,
+  importRegistry,
+  type RegistryImport,
+  type RegistryImportResult,
+} from './sync.js';

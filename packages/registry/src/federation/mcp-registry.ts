@@ -25,6 +25,8 @@ export interface McpRegistryImport {
   limit?: number;
   signal?: AbortSignal;
   now?: () => number;
+  /** Told after each page, with the summary so far (for progress). */
+  onPage?: (summary: Readonly<ImportSummary>) => void;
 }
 
 export interface ImportSummary {
@@ -72,6 +74,7 @@ export async function importMcpRegistry(options: McpRegistryImport): Promise<Imp
     if (tombstones.length > 0) await options.sink.tombstone(origin, tombstones);
     summary.imported += upserts.length;
     summary.tombstoned += tombstones.length;
+    options.onPage?.(summary);
     const metadata = json['metadata'];
     const next = isObject(metadata) ? (metadata['nextCursor'] ?? metadata['next_cursor']) : undefined;
     cursor = typeof next === 'string' && next !== '' ? next : undefined;

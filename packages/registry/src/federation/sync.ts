@@ -1,0 +1,142 @@
+/**
+ * Importing another registry into this one, again and again: which kind of registry a URL is (the official MCP
+ * Registry API, or another Agentry registry), and where the last import got to. Each source's latest update time
+ * is kept in `federation_sources`, so the next import asks only for what changed since (`updated_since`); a full
+ * import asks for everything again. The watermark moves only when an import completes, so an import that fails
+ * half-way is taken up from the same point.
+ */
+import type { SecureFetcher } from '@agentry/client';
+import type { Kysely, Migration } from 'kysely';
+import { importAgentryRegistry } from './agentry-registry.js';
+import { type FederationSink, type ImportSummary, importMcpRegistry } from './mcp-registry.js';
+import { FederationError, fetchJsonPage, isObject, pageUrl } from './paging.js';
+
+export const FEDERATION_KINDS = ['mcp-registry', 'agentry'] as const;
+export type FederationKind = (typeof FEDERATION_KINDS)[number];
+
+export interface FederationSourcesTable {
+  base_url: string;
+  kind: string;
+  /** The latest update time the last completed import saw: the next one's `updated_since`. */
+  updated_since: string | null;
+  last_imported_at: string;
+}
+
+export interface FederationTables {
+  federation_sources: FederationSourcesTable;
+}
+
+export const federationSourcesMigration: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('federation_sources')
+      .addColumn('base_url', 'text', (col) => col.primaryKey())
+      .addColumn('kind', 'text', (col) => col.notNull())
+      .addColumn('updated_since', 'text')
+      .addColumn('last_imported_at', 'text', (col) => col.notNull())
+      .execute();
+  },
+  async down(db: Kysely<unknown>): Promise<void> {
+    await db.schema.dropTable('federation_sources').execute();
+  },
+};
+
+export interface RegistryImport {
+  /** The source registry's base URL. */
+  baseUrl: string;
+  /**
+   * What it is; default: what it was at the last import of this URL, else asked (an MCP Registry answers
+   * `/v0.1/servers`, an Agentry registry `/agents`).
+   */
+  kind?: FederationKind;
+  /** Ask for everything, not only what changed since the last import. */
+  full?: boolean;
+  fetcher: SecureFetcher;
+  onPage?: (summary: Readonly<ImportSummary>) => void;
+  signal?: AbortSignal;
+  now?: () => number;
+}
+
+export interface RegistryImportResult extends ImportSummary {
+  kind: FederationKind;
+  /** The `updated_since` this import asked from; undefined for a full one. */
+  updatedSince?: string;
+}
+
+/** The base URL as it is stored: without a query, fragment or trailing slash. */
+export function sourceKey(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  url.search = '';
+  url.hash = '';
+  return url.href.replace(/\/+$/, '');
+}
+
+export async function importRegistry(
+  db: Kysely<FederationTables>,
+  sink: FederationSink,
+  options: RegistryImport,
+): Promise<RegistryImportResult> {
+  const baseUrl = sourceKey(options.baseUrl);
+  const stored = await db
+    .selectFrom('federation_sources')
+    .selectAll()
+    .where('base_url', '=', baseUrl)
+    .executeTakeFirst();
+  // Asked once: a source imported before is what it was.
+  const known = FEDERATION_KINDS.find((name) => name === stored?.kind);
+  const kind = options.kind ?? known ?? (await detectRegistryKind(baseUrl, options.fetcher, options.signal));
+  // A watermark of another kind of source (the URL now serves something else) does not apply.
+  const updatedSince =
+    options.full === true || stored === undefined || stored.kind !== kind
+      ? undefined
+      : (stored.updated_since ?? undefined);
+  const common = {
+    baseUrl,
+    fetcher: options.fetcher,
+    sink,
+    ...(updatedSince === undefined ? {} : { updatedSince }),
+    ...(options.onPage === undefined ? {} : { onPage: options.onPage }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  };
+  const summary =
+    kind === 'mcp-registry' ? await importMcpRegistry(common) : await importAgentryRegistry(common);
+  const row = {
+    kind,
+    updated_since: summary.latestUpdatedAt ?? updatedSince ?? null,
+    last_imported_at: new Date((options.now ?? Date.now)()).toISOString(),
+  };
+  await db
+    .insertInto('federation_sources')
+    .values({ base_url: baseUrl, ...row })
+    .onConflict((conflict) => conflict.column('base_url').doUpdateSet(row))
+    .execute();
+  return { ...summary, kind, ...(updatedSince === undefined ? {} : { updatedSince }) };
+}
+
+/** Which kind of registry answers at `baseUrl`: one request to the MCP Registry's list, then one to Agentry's. */
+export async function detectRegistryKind(
+  baseUrl: string,
+  fetcher: SecureFetcher,
+  signal?: AbortSignal,
+): Promise<FederationKind> {
+  const answers: string[] = [];
+  const ask = async (path: string): Promise<unknown> => {
+    const url = pageUrl(baseUrl, path, { limit: 1 });
+    try {
+      return (await fetchJsonPage(fetcher, url, signal)).json;
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      answers.push(error instanceof Error ? error.message : String(error));
+      return undefined;
+    }
+  };
+  const servers = await ask('/v0.1/servers');
+  if (isObject(servers) && Array.isArray(servers['servers'])) return 'mcp-registry';
+  const agents = await ask('/agents');
+  if (Array.isArray(agents) || (isObject(agents) && Array.isArray(agents['agents']))) return 'agentry';
+  throw new FederationError(
+    `${baseUrl} is neither an MCP Registry (GET /v0.1/servers) nor an Agentry registry (GET /agents)${answers.length > 0 ? `: ${answers.join('; ')}` : ''}. Name its kind to import it anyway.`,
+    baseUrl,
+  );
+}
