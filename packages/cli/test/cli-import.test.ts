@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createRegistry, OFFICIAL_META, serveRegistry } from '@agentry/registry';
-import { agentryAsync, root } from './run-cli.js';
+import { agentryAsync, agentryServer, root } from './run-cli.js';
 
 const NETWORK = ['--allow-http', '--allow-private-network'];
 const PAGE = 2;
@@ -181,6 +181,46 @@ describe('agentry import', () => {
       await served.close();
       await source.close();
     }
+  });
+
+  test('agentry serve --import mirrors a registry while it runs', async () => {
+    const server = await agentryServer(
+      [
+        'serve',
+        '--port',
+        '0',
+        '--db',
+        join(dir, 'serving.db'),
+        '--embeddings',
+        'none',
+        '--import',
+        mcpUrl,
+        '--json',
+      ],
+      {
+        AGENTRY_ALLOW_HTTP: '1',
+        AGENTRY_ALLOW_PRIVATE_NETWORK: '1',
+        AGENTRY_ADMIN_TOKEN: 'import-test-admin',
+      },
+    );
+    try {
+      const url = String(server.ready['url']);
+      const listed = async () =>
+        ((await (await fetch(`${url}/agents?limit=100`)).json()) as unknown[]).length;
+      const deadline = Date.now() + 15_000;
+      // Every server the source lists as active (one of them was deleted by the first test).
+      const active = entries.filter((item) => item._meta[OFFICIAL_META]!['status'] !== 'deleted').length;
+      while ((await listed()) < active) {
+        assert.ok(Date.now() < deadline, `the import did not arrive: ${server.stderr()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(await listed(), active);
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+    const usage = await agentryAsync(['serve', '--import', 'ftp://example.com']);
+    assert.equal(usage.status, 2);
+    assert.match(usage.stderr, /--import needs registry URLs/);
   });
 
   test('says what it could not read: a URL that is no registry is exit 1, a wrong --kind exit 2', async () => {

@@ -13,6 +13,7 @@ import { createApi } from './api/app.js';
 import type { ConnectionInfo, RegistryServices, SearchSync } from './api/context.js';
 import { type Crawler, type CrawlTables, crawlMigrations, createCrawler } from './crawl/index.js';
 import type { CrawlSink } from './crawl/types.js';
+import { type BackgroundImportOptions, importInBackground } from './federation/background-import.js';
 import {
   type FederationTables,
   federationSourcesMigration,
@@ -83,6 +84,11 @@ export interface RegistryOptions {
    * 60 s). `false` turns it off. See docs/search.md.
    */
   backgroundEmbedding?: BackgroundEmbeddingOptions | false;
+  /**
+   * Registries to mirror while this one runs (`agentry serve --import`): each imported at start and every
+   * `intervalMs` (default 1 h), incrementally. `fetcher` defaults to the strict one (HTTPS, public addresses).
+   */
+  imports?: BackgroundImportOptions & { fetcher?: SecureFetcher };
   /** Rebuild the search index from the store before serving (after a crash between a write and its indexing). */
   reindexOnStart?: boolean;
   /** Keep answers to reads (listings, single agents) until the next write (default true; false for measuring). */
@@ -185,6 +191,26 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
       ...(options.gatewayTimeoutMs === undefined ? {} : { timeoutMs: options.gatewayTimeoutMs }),
     });
     const crawlSink = createCrawlSink(store, sync);
+    const importsFrom = (options.imports?.sources.length ?? 0) > 0 ? options.imports : undefined;
+    if (importsFrom !== undefined) {
+      const ownFetcher =
+        importsFrom.fetcher === undefined
+          ? createSecureFetcher({ cache: false, userAgent: `agentry-registry/${REGISTRY_VERSION}` })
+          : undefined;
+      const fetcher = importsFrom.fetcher ?? ownFetcher!;
+      const federationDb = store.db as unknown as Kysely<FederationTables>;
+      const mirrors = importInBackground(
+        (importOptions) => importRegistry(federationDb, crawlSink, { ...importOptions, fetcher }),
+        logger,
+        importsFrom,
+      );
+      const closeEmbedding = closeBackground;
+      closeBackground = async () => {
+        await mirrors.close();
+        await ownFetcher?.close();
+        await closeEmbedding();
+      };
+    }
     const started = startCrawler(store, crawlSink, options.crawl, logger);
     crawl = started;
     const quota = options.quotaPerPublisher === undefined ? 1000 : options.quotaPerPublisher;

@@ -8,6 +8,7 @@ import { createRegistry, serveRegistry } from '@agentry/registry';
 import type { Command } from 'commander';
 import { startDemoAgents } from '../io/demo.js';
 import { EXIT, UsageError } from '../io/errors.js';
+import { fetchPolicy } from '../io/network.js';
 import { environmentSettings, registryOptionsFrom } from '../io/registry-options.js';
 import { parsePort, untilInterrupted } from '../io/server.js';
 
@@ -19,6 +20,8 @@ interface ServeCommandOptions {
   publicUrl?: string;
   demo?: boolean;
   crawl?: boolean;
+  import?: string[];
+  importInterval?: string;
   json?: boolean;
 }
 
@@ -46,10 +49,15 @@ export function registerServe(program: Command): void {
     )
     .option('--demo', 'also host the example agents on loopback and register them (what npm start does)')
     .option('--crawl', 'keep crawling the registered hosts in the background (see agentry crawl)')
+    .option(
+      '--import <registry-url...>',
+      'mirror these registries (the official MCP Registry, or Agentry registries): imported at start, then every --import-interval (see agentry import)',
+    )
+    .option('--import-interval <minutes>', 'minutes between imports of each --import registry', '60')
     .option('--json', 'print where it listens (and the admin token, when new) as one JSON line')
     .addHelpText(
       'after',
-      '\nThe admin token is printed once, on the first start (or set AGENTRY_ADMIN_TOKEN). The server runs until\ninterrupted (Ctrl-C), then closes the database cleanly.\n\nExamples:\n  agentry serve\n  agentry serve --port 8080 --db /var/lib/agentry/registry.db --embeddings none\n  agentry serve --demo',
+      '\nThe admin token is printed once, on the first start (or set AGENTRY_ADMIN_TOKEN). The server runs until\ninterrupted (Ctrl-C), then closes the database cleanly.\n\nExamples:\n  agentry serve\n  agentry serve --port 8080 --db /var/lib/agentry/registry.db --embeddings none\n  agentry serve --demo\n  agentry serve --import https://registry.modelcontextprotocol.io --import-interval 30',
     )
     .action(async (options: ServeCommandOptions) => {
       const env = environmentSettings();
@@ -74,6 +82,24 @@ export function registerServe(program: Command): void {
         registryOptions.crawl = { enabled: true };
         if (registryOptions.fetcher !== undefined) registryOptions.crawl.fetcher = registryOptions.fetcher;
       }
+      if (options.import !== undefined && options.import.length > 0) {
+        const minutes = Number(options.importInterval);
+        if (!Number.isFinite(minutes) || minutes < 1) {
+          throw new UsageError(
+            `--import-interval must be a number of minutes, at least 1, not "${options.importInterval}"`,
+          );
+        }
+        registryOptions.imports = {
+          sources: options.import.map(importSource),
+          intervalMs: minutes * 60_000,
+          // AGENTRY_ALLOW_HTTP and AGENTRY_ALLOW_PRIVATE_NETWORK let it mirror a registry on this machine.
+          fetcher: createSecureFetcher({
+            ...fetchPolicy({}),
+            cache: false,
+            userAgent: 'agentry-registry/0.1',
+          }),
+        };
+      }
       const registry = await createRegistry(registryOptions);
       const served = await serveRegistry(registry, { port, hostname });
       const publicUrl = registryOptions.publicUrl ?? served.url;
@@ -97,7 +123,17 @@ export function registerServe(program: Command): void {
       await untilInterrupted();
       await served.close();
       await registry.close();
+      await registryOptions.imports?.fetcher?.close();
       await demo?.close();
       process.exitCode = EXIT.ok;
     });
+}
+
+/** A registry URL given to --import: an http(s) URL, or a bare host name (https). */
+function importSource(value: string): string {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
+  if (!URL.canParse(withScheme) || !/^https?:$/.test(new URL(withScheme).protocol)) {
+    throw new UsageError(`--import needs registry URLs; "${value}" is not an http(s) URL`);
+  }
+  return withScheme;
 }

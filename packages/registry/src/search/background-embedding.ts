@@ -6,6 +6,7 @@
  * the provider stays down), and on a regular look for new ones. A batch at a time, so registrations interleave.
  */
 import type { Logger } from 'pino';
+import { recurring } from '../background/recurring.js';
 import type { SearchIndex } from './types.js';
 
 export interface BackgroundEmbeddingOptions {
@@ -34,50 +35,15 @@ export function embedInBackground(
   const intervalMs = Math.max(1, options.intervalMs ?? 60_000);
   const retryMs = Math.max(1, options.retryMs ?? 30_000);
   const batchSize = Math.max(1, options.batchSize ?? 64);
-  let timer: NodeJS.Timeout | undefined;
-  let dueAt = Number.POSITIVE_INFINITY;
-  let running: Promise<void> | undefined;
-  /** A look fell due while one was under way: take another when it ends. */
-  let again = false;
   let failures = 0;
-  let closed = false;
 
-  function schedule(delayMs: number): void {
-    if (closed) return;
-    const at = Date.now() + delayMs;
-    if (timer !== undefined && dueAt <= at) return;
-    clearTimeout(timer);
-    dueAt = at;
-    timer = setTimeout(() => {
-      timer = undefined;
-      dueAt = Number.POSITIVE_INFINITY;
-      start();
-    }, delayMs);
-    // A registry waiting for its next look is not a reason for the process to stay up.
-    timer.unref();
-  }
-
-  function start(): void {
-    if (running !== undefined) {
-      again = true;
-      return;
-    }
-    running = run().finally(() => {
-      running = undefined;
-      if (again && !closed) {
-        again = false;
-        start();
-      }
-    });
-  }
-
-  async function run(): Promise<void> {
+  async function run(isClosed: () => boolean): Promise<number> {
     const started = Date.now();
     let lastReport = started;
     let embedded = 0;
     try {
       for (;;) {
-        if (closed) return;
+        if (isClosed()) return intervalMs;
         const done = await search.embedPending({ batchSize, limit: batchSize });
         if (done === 0) break;
         embedded += done;
@@ -90,7 +56,7 @@ export function embedInBackground(
       if (embedded > 0) {
         logger.info({ embedded, ms: Date.now() - started }, 'embedded agents that had no vector');
       }
-      schedule(intervalMs);
+      return intervalMs;
     } catch (error) {
       failures++;
       const wait = Math.min(retryMs * 2 ** (failures - 1), intervalMs * 10);
@@ -98,20 +64,15 @@ export function embedInBackground(
         { err: error, embedded, retryInMs: wait },
         'embedding agents that have no vector failed; they are searched lexically until it succeeds',
       );
-      schedule(wait);
+      return wait;
     }
   }
 
-  schedule(0);
+  const runs = recurring(run);
   return {
     failed() {
-      schedule(retryMs);
+      runs.runWithin(retryMs);
     },
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      timer = undefined;
-      await running;
-    },
+    close: () => runs.close(),
   };
 }

@@ -1,0 +1,62 @@
+/**
+ * Keeps a registry a mirror of others while it runs (`agentry serve --import <url>`): each source is imported at
+ * start and then every interval, incrementally (`importRegistry`: only what changed since the last completed
+ * import). A source that fails is logged and tried again sooner, backing off while it stays down; the others go on.
+ */
+import type { Logger } from 'pino';
+import { type Recurring, recurring } from '../background/recurring.js';
+import type { RegistryImport, RegistryImportResult } from './sync.js';
+
+export interface BackgroundImportOptions {
+  /** The registries to mirror: base URLs, each imported as `agentry import` would. */
+  sources: readonly string[];
+  /** Between imports of a source (default 1 hour). */
+  intervalMs?: number;
+  /** The first wait after a failure (default 1 minute), doubled after each further one, up to the interval. */
+  retryMs?: number;
+}
+
+type ImportOne = (options: Omit<RegistryImport, 'fetcher'>) => Promise<RegistryImportResult>;
+
+export function importInBackground(
+  importOne: ImportOne,
+  logger: Logger,
+  options: BackgroundImportOptions,
+): { close(): Promise<void> } {
+  const intervalMs = Math.max(1, options.intervalMs ?? 3_600_000);
+  const retryMs = Math.max(1, Math.min(options.retryMs ?? 60_000, intervalMs));
+  const stop = new AbortController();
+  const mirrors: Recurring[] = [...new Set(options.sources)].map((baseUrl) => {
+    let failures = 0;
+    return recurring(async () => {
+      try {
+        const result = await importOne({ baseUrl, signal: stop.signal });
+        failures = 0;
+        logger.info(
+          {
+            source: baseUrl,
+            kind: result.kind,
+            since: result.updatedSince ?? null,
+            imported: result.imported,
+            deleted: result.tombstoned,
+            unreadable: result.problems.length,
+          },
+          'imported a registry',
+        );
+        return intervalMs;
+      } catch (error) {
+        if (stop.signal.aborted) return intervalMs;
+        failures++;
+        const wait = Math.min(retryMs * 2 ** (failures - 1), intervalMs);
+        logger.warn({ err: error, source: baseUrl, retryInMs: wait }, 'importing a registry failed');
+        return wait;
+      }
+    });
+  });
+  return {
+    async close() {
+      stop.abort();
+      await Promise.all(mirrors.map((mirror) => mirror.close()));
+    },
+  };
+}
