@@ -154,7 +154,12 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     },
   });
   let crawl: { crawler: Crawler; close(): Promise<void> } | undefined;
-  let closeBackground: () => Promise<void> | undefined = () => undefined;
+  /** What runs in the background until the registry closes (background embedding, mirrored registries). */
+  const backgroundWork: Array<{ close(): Promise<void> }> = [];
+  const stopBackgroundWork = async (): Promise<void> => {
+    // Last started, first stopped: a mirror's writes may still ask the embedder to retry.
+    for (const work of backgroundWork.splice(0).reverse()) await work.close();
+  };
   try {
     const adminToken = await store.tokens.ensureAdmin(options.adminToken ?? envToken());
     const provider = options.embeddingProvider ?? embeddingProvider(options);
@@ -173,8 +178,8 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     });
     if (provider !== undefined && options.backgroundEmbedding !== false) {
       background = embedInBackground(search, logger, options.backgroundEmbedding);
+      backgroundWork.push(background);
     }
-    closeBackground = () => background?.close();
     const sync = searchSync(search, logger);
     const reindex = async (): Promise<number> => {
       let count = 0;
@@ -191,25 +196,12 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
       ...(options.gatewayTimeoutMs === undefined ? {} : { timeoutMs: options.gatewayTimeoutMs }),
     });
     const crawlSink = createCrawlSink(store, sync);
-    const importsFrom = (options.imports?.sources.length ?? 0) > 0 ? options.imports : undefined;
-    if (importsFrom !== undefined) {
-      const ownFetcher =
-        importsFrom.fetcher === undefined
-          ? createSecureFetcher({ cache: false, userAgent: `agentry-registry/${REGISTRY_VERSION}` })
-          : undefined;
-      const fetcher = importsFrom.fetcher ?? ownFetcher!;
-      const federationDb = store.db as unknown as Kysely<FederationTables>;
-      const mirrors = importInBackground(
-        (importOptions) => importRegistry(federationDb, crawlSink, { ...importOptions, fetcher }),
-        logger,
-        importsFrom,
-      );
-      const closeEmbedding = closeBackground;
-      closeBackground = async () => {
-        await mirrors.close();
-        await ownFetcher?.close();
-        await closeEmbedding();
-      };
+    // The federation's table is in the store's database; Kysely's table map is invariant, so the handle is re-typed.
+    const federationDb = store.db as unknown as Kysely<FederationTables>;
+    const importFrom = (importOptions: RegistryImport) =>
+      importRegistry(federationDb, crawlSink, importOptions);
+    if ((options.imports?.sources.length ?? 0) > 0) {
+      backgroundWork.push(mirrorRegistries(importFrom, options.imports!, logger));
     }
     const started = startCrawler(store, crawlSink, options.crawl, logger);
     crawl = started;
@@ -243,20 +235,19 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
       reindex,
       crawlSink,
       crawler: started.crawler,
-      importRegistry: (importOptions) =>
-        importRegistry(store.db as unknown as Kysely<FederationTables>, crawlSink, importOptions),
+      importRegistry: importFrom,
       fetch: async (request, connection = {}) => app.fetch(request, connection),
       async close() {
         if (closed) return;
         closed = true;
-        await closeBackground();
+        await stopBackgroundWork();
         await started.close();
         await gateway.close();
         await store.close();
       },
     };
   } catch (error) {
-    await closeBackground();
+    await stopBackgroundWork();
     await crawl?.close();
     await store.close();
     throw error;
@@ -307,6 +298,30 @@ export async function serveRegistry(registry: Registry, options: ServeOptions = 
     );
     server.once('error', reject);
   });
+}
+
+/** The registries of `options.sources` imported in the background; `close` stops that and closes the fetcher it made. */
+function mirrorRegistries(
+  importFrom: (options: RegistryImport) => Promise<RegistryImportResult>,
+  options: NonNullable<RegistryOptions['imports']>,
+  logger: Logger,
+): { close(): Promise<void> } {
+  const ownFetcher =
+    options.fetcher === undefined
+      ? createSecureFetcher({ cache: false, userAgent: `agentry-registry/${REGISTRY_VERSION}` })
+      : undefined;
+  const fetcher = options.fetcher ?? ownFetcher!;
+  const mirrors = importInBackground(
+    (importOptions) => importFrom({ ...importOptions, fetcher }),
+    logger,
+    options,
+  );
+  return {
+    async close() {
+      await mirrors.close();
+      await ownFetcher?.close();
+    },
+  };
 }
 
 /** The crawler over the store, its loop started when asked; `close` stops it and closes the fetcher it made. */
