@@ -7,14 +7,15 @@ import { createSecureFetcher } from '@agentry/client';
 import {
   type CrawlProgress,
   type CrawlSummary,
-  createRegistry,
   normalizeOrigin,
   type RegistryOptions,
 } from '@agentry/registry';
 import type { Command } from 'commander';
+import { shownAdminToken, withCommandRegistry } from '../io/command-registry.js';
 import { EXIT, UsageError } from '../io/errors.js';
 import { readInput } from '../io/input.js';
 import { addNetworkOptions, fetchPolicy, type NetworkOptions } from '../io/network.js';
+import { progressLine } from '../io/progress.js';
 import { environmentSettings, registryOptionsFrom } from '../io/registry-options.js';
 import { plural } from '../io/report.js';
 
@@ -70,79 +71,60 @@ export function registerCrawl(program: Command): void {
         cache: false,
         userAgent: 'agentry-crawler/0.1',
       });
-      const registry = await createRegistry({
-        ...registryOptions,
-        crawl: { enabled: false, fetcher, concurrency, liveness: options.liveness },
-        // Agents left waiting for a vector are `agentry serve`'s to catch up on; a crawl does only its origins.
-        backgroundEmbedding: false,
-      }).catch(async (error: unknown) => {
-        await fetcher.close();
-        throw error;
-      });
-      const interrupted = new AbortController();
-      const stop = (): void => interrupted.abort();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      try {
-        if (registry.adminToken !== undefined && !process.env['AGENTRY_ADMIN_TOKEN']) {
-          process.stderr.write(
-            `agentry: new registry database ${registryOptions.databasePath}; admin token (shown once; keep it): ${registry.adminToken}\n`,
-          );
-        }
-        await registry.crawler.add(origins, { addedBy: 'cli' });
-        const results = new Map<string, OriginResult>();
-        const progress = progressReporter(origins.length);
-        const summary = await registry.crawler.runOnce({
-          origins,
-          signal: interrupted.signal,
-          onProgress: (event) => {
-            results.set(event.origin, {
-              origin: event.origin,
-              outcome: event.outcome,
-              agents: event.agents,
-              ...(event.error === undefined ? {} : { error: event.error }),
-            });
-            progress.update(event);
-          },
-        });
-        progress.end();
-        const report = origins.map(
-          (origin): OriginResult =>
-            results.get(origin) ?? {
-              origin,
-              outcome: 'skipped',
-              agents: 0,
-              error: summary.aborted
-                ? 'Interrupted before it was crawled.'
-                : 'Another crawler was crawling it.',
+      await withCommandRegistry(
+        registryOptions,
+        fetcher,
+        { concurrency, liveness: options.liveness },
+        async (registry, signal) => {
+          await registry.crawler.add(origins, { addedBy: 'cli' });
+          const results = new Map<string, OriginResult>();
+          const progress = progressReporter(origins.length);
+          const summary = await registry.crawler.runOnce({
+            origins,
+            signal,
+            onProgress: (event) => {
+              results.set(event.origin, {
+                origin: event.origin,
+                outcome: event.outcome,
+                agents: event.agents,
+                ...(event.error === undefined ? {} : { error: event.error }),
+              });
+              progress.update(event);
             },
-        );
-        const failed = report.filter((result) => !isOk(result));
-        if (options.json) {
-          const body: Record<string, unknown> = {
-            database: registryOptions.databasePath,
-            ok: report.length - failed.length,
-            failed: failed.length,
-            aborted: summary.aborted,
-            agents: agentCounts(summary),
-            requests: summary.documents,
-            seconds: Math.round(summary.elapsedMs) / 1000,
-            origins: report,
-          };
-          if (registry.adminToken !== undefined && !process.env['AGENTRY_ADMIN_TOKEN']) {
-            body['adminToken'] = registry.adminToken;
+          });
+          progress.end();
+          const report = origins.map(
+            (origin): OriginResult =>
+              results.get(origin) ?? {
+                origin,
+                outcome: 'skipped',
+                agents: 0,
+                error: summary.aborted
+                  ? 'Interrupted before it was crawled.'
+                  : 'Another crawler was crawling it.',
+              },
+          );
+          const failed = report.filter((result) => !isOk(result));
+          if (options.json) {
+            const body: Record<string, unknown> = {
+              database: registryOptions.databasePath,
+              ok: report.length - failed.length,
+              failed: failed.length,
+              aborted: summary.aborted,
+              agents: agentCounts(summary),
+              requests: summary.documents,
+              seconds: Math.round(summary.elapsedMs) / 1000,
+              origins: report,
+            };
+            const token = shownAdminToken(registry);
+            if (token !== undefined) body['adminToken'] = token;
+            process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+          } else {
+            printSummary(report, failed, summary, registryOptions.databasePath);
           }
-          process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
-        } else {
-          printSummary(report, failed, summary, registryOptions.databasePath);
-        }
-        process.exitCode = failed.length === 0 && !summary.aborted ? EXIT.ok : EXIT.invalid;
-      } finally {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        await registry.close();
-        await fetcher.close();
-      }
+          process.exitCode = failed.length === 0 && !summary.aborted ? EXIT.ok : EXIT.invalid;
+        },
+      );
     });
 }
 
@@ -191,11 +173,8 @@ function agentCounts(summary: CrawlSummary): Record<string, number> {
  * tenth of the origins is done, so that logs show progress without a line per origin.
  */
 function progressReporter(total: number): { update(event: CrawlProgress): void; end(): void } {
-  const stream = process.stderr;
-  const tty = stream.isTTY === true;
-  let lastDraw = 0;
+  const progress = progressLine();
   let lastTenth = 0;
-  let drawn = false;
   const line = (event: CrawlProgress): string => {
     const seconds = event.elapsedMs / 1000;
     const rate = seconds > 0 ? (event.documents / seconds).toFixed(1) : '0.0';
@@ -203,23 +182,17 @@ function progressReporter(total: number): { update(event: CrawlProgress): void; 
   };
   return {
     update(event) {
-      if (tty) {
-        const now = performance.now();
-        if (now - lastDraw < 100 && event.done < total) return;
-        lastDraw = now;
-        stream.write(`\r\x1b[2K${line(event)}`);
-        drawn = true;
+      if (progress.tty) {
+        progress.draw(line(event), event.done >= total);
         return;
       }
       const tenth = Math.floor((event.done * 10) / Math.max(total, 1));
       if (tenth > lastTenth) {
         lastTenth = tenth;
-        stream.write(`${line(event)}\n`);
+        progress.log(line(event));
       }
     },
-    end() {
-      if (drawn) stream.write('\n');
-    },
+    end: () => progress.end(),
   };
 }
 

@@ -5,7 +5,6 @@
  */
 import { createSecureFetcher } from '@agentry/client';
 import {
-  createRegistry,
   FEDERATION_KINDS,
   FederationError,
   type FederationKind,
@@ -14,8 +13,11 @@ import {
   type RegistryOptions,
 } from '@agentry/registry';
 import type { Command } from 'commander';
+import { withCommandRegistry } from '../io/command-registry.js';
 import { EXIT, UsageError } from '../io/errors.js';
 import { addNetworkOptions, fetchPolicy, type NetworkOptions } from '../io/network.js';
+import { progressLine } from '../io/progress.js';
+import { registryUrl } from '../io/registry-client.js';
 import { environmentSettings, registryOptionsFrom } from '../io/registry-options.js';
 import { plural } from '../io/report.js';
 
@@ -58,40 +60,22 @@ export function registerImport(program: Command): void {
       const kind = kindOf(options.kind);
       const registryOptions: RegistryOptions = registryOptionsFrom(environmentSettings(), options);
       const fetcher = createSecureFetcher({ ...fetchPolicy(options), cache: false });
-      const registry = await createRegistry({
-        ...registryOptions,
-        crawl: { enabled: false },
-        // Agents left waiting for a vector are `agentry serve`'s to catch up on; an import does only its own.
-        backgroundEmbedding: false,
-      }).catch(async (error: unknown) => {
-        await fetcher.close();
-        throw error;
-      });
-      const interrupted = new AbortController();
-      const stop = (): void => interrupted.abort();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
       const started = performance.now();
       const progress = progressReporter();
-      try {
-        if (registry.adminToken !== undefined && !process.env['AGENTRY_ADMIN_TOKEN']) {
-          process.stderr.write(
-            `agentry: new registry database ${registryOptions.databasePath}; admin token (shown once; keep it): ${registry.adminToken}\n`,
-          );
-        }
+      await withCommandRegistry(registryOptions, fetcher, {}, async (registry, signal) => {
         let result: RegistryImportResult;
         try {
           result = await registry.importRegistry({
             baseUrl,
             fetcher,
-            signal: interrupted.signal,
+            signal,
             onPage: (summary) => progress.update(summary),
             ...(kind === undefined ? {} : { kind }),
             ...(options.full === true ? { full: true } : {}),
           });
         } catch (error) {
           progress.end();
-          if (interrupted.signal.aborted) {
+          if (signal.aborted) {
             process.stderr.write('agentry: import interrupted; the next one starts from the same point\n');
           } else if (error instanceof FederationError) {
             process.stderr.write(`agentry: ${error.message}\n`);
@@ -109,27 +93,8 @@ export function registerImport(program: Command): void {
           printSummary(result, baseUrl, registryOptions.databasePath, seconds);
         }
         process.exitCode = result.problems.length === 0 ? EXIT.ok : EXIT.invalid;
-      } finally {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        await registry.close();
-        await fetcher.close();
-      }
+      });
     });
-}
-
-function registryUrl(target: string): string {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(target) ? target : `https://${target}`;
-  let url: URL;
-  try {
-    url = new URL(withScheme);
-  } catch {
-    throw new UsageError(`"${target}" is not a registry URL`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`"${target}" is not an http(s) URL`);
-  }
-  return url.href.replace(/\/+$/, '');
 }
 
 function kindOf(kind: string | undefined): FederationKind | undefined {
@@ -142,29 +107,23 @@ function kindOf(kind: string | undefined): FederationKind | undefined {
 
 /** One line redrawn on a terminal; otherwise a line every tenth page, at most one a second. */
 function progressReporter(): { update(summary: Readonly<ImportSummary>): void; end(): void } {
-  const stream = process.stderr;
-  const tty = stream.isTTY === true;
-  let drawn = false;
-  let lastLine = 0;
+  const progress = progressLine();
+  let lastLog = Number.NEGATIVE_INFINITY;
   const line = (summary: Readonly<ImportSummary>) =>
     `importing: ${plural(summary.pages, 'page')}, ${summary.imported} agents, ${summary.tombstoned} deleted, ${summary.problems.length} unreadable`;
   return {
     update(summary) {
+      if (progress.tty) {
+        progress.draw(line(summary));
+        return;
+      }
       const now = performance.now();
-      if (tty) {
-        if (now - lastLine < 100) return;
-        lastLine = now;
-        stream.write(`\r\x1b[2K${line(summary)}`);
-        drawn = true;
-      } else if (summary.pages % 10 === 0 && now - lastLine >= 1000) {
-        lastLine = now;
-        stream.write(`${line(summary)}\n`);
+      if (summary.pages % 10 === 0 && now - lastLog >= 1000) {
+        lastLog = now;
+        progress.log(line(summary));
       }
     },
-    end() {
-      if (drawn) stream.write('\n');
-      drawn = false;
-    },
+    end: () => progress.end(),
   };
 }
 

@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { startDemoAgents } from '../io/demo.js';
 import { EXIT, UsageError } from '../io/errors.js';
 import { fetchPolicy } from '../io/network.js';
+import { registryUrl } from '../io/registry-client.js';
 import { environmentSettings, registryOptionsFrom } from '../io/registry-options.js';
 import { parsePort, untilInterrupted } from '../io/server.js';
 
@@ -129,11 +130,11 @@ export function registerServe(program: Command): void {
     });
 }
 
-/** A registry URL given to --import: an http(s) URL, or a bare host name (https). */
+/** A registry given to --import, as `agentry import` reads one. */
 function importSource(value: string): string {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
-  if (!URL.canParse(withScheme) || !/^https?:$/.test(new URL(withScheme).protocol)) {
-    throw new UsageError(`--import needs registry URLs; "${value}" is not an http(s) URL`);
+  try {
+    return registryUrl(value);
+  } catch (error) {
+    throw new UsageError(`--import needs registry URLs; ${(error as Error).message}`);
   }
-  return withScheme;
 }

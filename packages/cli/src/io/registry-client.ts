@@ -101,6 +101,21 @@ function problemMessage(status: number, body: unknown): string {
   return lines.join('\n');
 }
 
+/** A registry named on the command line: an http(s) URL, or a bare host name (https); without a trailing slash. */
+export function registryUrl(value: string): string {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new UsageError(`"${value}" is not a registry URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`"${value}" is not an http(s) URL`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
 /** Comma-separated option values as a list. */
 export function listOption(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
