@@ -7,7 +7,8 @@
  *   p99 ≤ 50 ms;
  * - `GET /agents/{id}` requests/s against a bare node:http server answering the same bodies, target ≥ 40%;
  * - registrations/s over HTTP, embedding included, target ≥ 100;
- * - with `--phases …,mixed`: hybrid search latency while registrations run (no target).
+ * - with `--phases …,mixed`: hybrid search latency while registrations run (no target);
+ * - with `--phases …,scoped`: hybrid search latency with filters, and with restricted agents hidden (no target).
  *
  * `--rss` instead preloads 100,000 agents (through the store and index in batches) and reads the registry's
  * resident memory from `/metrics`, target ≤ 1.5 GB; its vectors come from a 512-dimension hash stand-in unless
@@ -15,14 +16,14 @@
  *
  * The preload's USE-lite vectors are kept in `--embedding-cache` (default: a file in the temp directory; `''` for
  * none), so that only the first run at a given size pays for embedding the population; registrations and searches
- * always go to the model. `--phases` runs some of register,list,search,get; `--profile <dir>` writes the
+ * always go to the model. `--phases` runs some of register,list,search,get,mixed,scoped; `--profile <dir>` writes the
  * registry's CPU profile there; `--embeddings hash` (stand-in vectors, no model) is for quick runs of list and
  * get, whose figures do not depend on the model; `--answer-cache off` measures reads without the registry's
  * answer cache (every request queries the database); `--embedding-threads <n>` sets USE-lite's worker threads
  * (default 2).
  *
  *   npm run bench:registry -- [--agents 10000] [--register 300] [--requests 20000] [--searches 400] [--warmup 50] [--rss]
- *     [--phases register,list,search,get,mixed] [--profile <dir>] [--embedding-cache <file>] [--embeddings hash]
+ *     [--phases register,list,search,get,mixed,scoped] [--profile <dir>] [--embedding-cache <file>] [--embeddings hash]
  *     [--answer-cache on|off] [--register-concurrency 8] [--embedding-threads 2]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -208,6 +209,7 @@ async function throughputBench(dir: string): Promise<void> {
     if (phases.has('search')) await searchBench(url);
     if (phases.has('get')) await getBench(url, dir, agents, requests, concurrency);
     if (phases.has('mixed')) await mixedBench(url, agents);
+    if (phases.has('scoped')) await scopedSearchBench(url, agents);
   } finally {
     await registry.stop();
   }
@@ -277,6 +279,56 @@ async function mixedBench(url: string, agents: number): Promise<void> {
     `  during ${registrations} registrations (${(registrations / done.seconds).toFixed(0)}/s): ${searched.latenciesMs.length} hybrid searches, ` +
       `p50 ${percentile(searched.latenciesMs, 50).toFixed(0)} ms, p99 ${percentile(searched.latenciesMs, 99).toFixed(0)} ms`,
   );
+}
+
+/**
+ * Hybrid searches that carry a scope, beside the plain ones of the search phase (no targets): with filters (the
+ * store names the few hundred agents that match), then as an anonymous caller once 100 agents are restricted to a
+ * group (the store names the agents hidden from it).
+ */
+async function scopedSearchBench(url: string, agents: number): Promise<void> {
+  const searches = Number(args.searches);
+  const search = (i: number, filters?: Record<string, string[]>): RequestSpec => ({
+    method: 'POST',
+    path: '/agents/search',
+    body: JSON.stringify({
+      query: generateQuery(300_000 + i),
+      top: 10,
+      mode: 'hybrid',
+      ...(filters ? { filters } : {}),
+    }),
+  });
+  const filtered = await load(url, searches, 1, (i) => {
+    const { tags, capabilities } = generateFilter(i);
+    return search(i, { tags: [tags], capabilities: [capabilities] });
+  });
+  checkFailures('filtered hybrid search', filtered);
+  const restricted = await load(
+    url,
+    100,
+    4,
+    (i) => ({
+      method: 'POST',
+      path: '/agents',
+      body: JSON.stringify({
+        ...generateAgent(agents + 500_000 + i).document,
+        access: { groups: ['staff'] },
+      }),
+      headers: { authorization: ADMIN },
+    }),
+    (status) => status === 201,
+  );
+  checkFailures('restricted registrations', restricted);
+  const hidden = await load(url, searches, 1, (i) => search(searches + i));
+  checkFailures('hybrid search with restricted agents', hidden);
+  for (const [name, result] of [
+    ['filtered hybrid search (tag and capability)', filtered],
+    ['hybrid search, 100 restricted agents hidden from the caller', hidden],
+  ] as const) {
+    console.log(
+      `  ${name}: p50 ${percentile(result.latenciesMs, 50).toFixed(0)} ms, p99 ${percentile(result.latenciesMs, 99).toFixed(0)} ms`,
+    );
+  }
 }
 
 async function listBench(url: string, requests: number, concurrency: number): Promise<void> {

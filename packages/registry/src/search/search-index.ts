@@ -370,7 +370,8 @@ export async function createSearchIndex<Tables extends SearchTables>(
     const top = Math.max(0, Math.min(MAX_TOP, Math.floor(searchOptions.top)));
     if (top === 0 || query.trim() === '' || searchOptions.candidates?.size === 0) return [];
     await followOtherWriters();
-    const candidates = searchOptions.candidates;
+    const { candidates, excluded } = searchOptions;
+    const scope = { candidates, excluded };
     const requested: SearchMode = searchOptions.mode ?? 'hybrid';
     const lexicalQuery = parseLexicalQuery(query);
 
@@ -385,7 +386,7 @@ export async function createSearchIndex<Tables extends SearchTables>(
         ? undefined
         : lexical.search(db, lexicalQuery, {
             limit: wantsSemantic ? LEXICAL_POOL : lexicalOnlyLimit,
-            candidates,
+            ...scope,
           });
     pendingLexical?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
     const vectors = await pendingVectors;
@@ -396,13 +397,13 @@ export async function createSearchIndex<Tables extends SearchTables>(
     const lexicalMatches: LexicalMatch[] =
       mode === 'semantic'
         ? []
-        : await (pendingLexical ?? lexical.search(db, lexicalQuery, { limit: lexicalOnlyLimit, candidates }));
+        : await (pendingLexical ?? lexical.search(db, lexicalQuery, { limit: lexicalOnlyLimit, ...scope }));
 
     let hits: FusedHit[];
     if (mode === 'lexical' || !vectors || !vectorsMatrix) {
       hits = rankLexical(lexicalMatches, top, demotions);
     } else {
-      const { ids, scores, positionOf } = vectorsMatrix.similarities(vectors, candidates);
+      const { ids, scores, positionOf } = vectorsMatrix.similarities(vectors, scope);
       const semantic = { ids, whole: scores[0]!, clauses: scores.slice(1), positionOf };
       hits =
         mode === 'semantic'
@@ -414,7 +415,7 @@ export async function createSearchIndex<Tables extends SearchTables>(
               demotions,
               similarToCentroid: (leaders) => {
                 const centroid = vectorsMatrix.centroid(leaders);
-                return centroid ? vectorsMatrix.similarities([centroid], candidates).scores[0] : undefined;
+                return centroid ? vectorsMatrix.similarities([centroid], scope).scores[0] : undefined;
               },
             });
     }

@@ -40,6 +40,8 @@ export interface SearchOptions {
   top: number;
   /** Rank only these agents (the filters and entitlements, applied first). Absent: every indexed agent. */
   candidates?: ReadonlySet<string>;
+  /** Never rank these agents (those hidden from the caller), whatever `candidates` says. */
+  excluded?: ReadonlySet<string>;
 }
 
 export interface SearchHit {

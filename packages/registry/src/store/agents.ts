@@ -24,6 +24,12 @@ import { type AgentRow, recordFromRow, rowFromRecord } from './rows.js';
 import type { AgentValueTableName, HistoryAction, RegistryTables } from './schema.js';
 
 /** What a registration or update writes, before the store settles the id. */
+/** Which agents a search may rank: only `candidates` when given, never `excluded`; every agent when neither is. */
+export interface SearchScope {
+  candidates?: ReadonlySet<string>;
+  excluded?: ReadonlySet<string>;
+}
+
 export interface RecordDraft {
   /** The canonical agent; its `id` is replaced by the one the store assigns. */
   agent: Agent;
@@ -316,26 +322,28 @@ export class AgentRepository {
   }
 
   /**
-   * The ids `caller` may see that match `filters`: the candidates a search ranks. Undefined when that is every
-   * indexed agent (nothing filtered and nothing hidden), so the search need not be given a set.
+   * The agents a search for `caller` may rank. With filters: the ids `caller` may see that match them
+   * (`candidates`). Without: every indexed agent but those hidden from `caller` (`excluded`), since a registry
+   * holds far more agents a caller may see than it may not, and a search handed every visible id (10,000s) spent
+   * longer on the set than on the ranking. Neither, when nothing is filtered or hidden.
    */
-  async candidates(caller: Caller, filters: AgentFilters): Promise<ReadonlySet<string> | undefined> {
+  async searchScope(caller: Caller, filters: AgentFilters): Promise<SearchScope> {
+    const visible = agentVisibility(caller);
     if (!hasFilters(filters)) {
-      if (caller.kind === 'admin') return undefined;
-      const restricted = await this.#db
+      if (visible === undefined) return {};
+      const hidden = await this.#db
         .selectFrom('agents')
-        .select('id')
+        .select('agents.id')
         .where('restricted', '=', 1)
-        .limit(1)
-        .executeTakeFirst();
-      if (restricted === undefined) return undefined;
+        .where((eb) => eb.not(visible(eb)))
+        .execute();
+      return hidden.length === 0 ? {} : { excluded: new Set(hidden.map((row) => row.id)) };
     }
     let query = this.#db.selectFrom('agents').select('agents.id');
-    const visible = agentVisibility(caller);
     if (visible !== undefined) query = query.where(visible);
     for (const condition of filterConditions(filters)) query = query.where(condition);
     const rows = await query.execute();
-    return new Set(rows.map((row) => row.id));
+    return { candidates: new Set(rows.map((row) => row.id)) };
   }
 
   async countOwnedBy(owner: string): Promise<number> {

@@ -77,6 +77,19 @@ describe('search index with an embedding provider', () => {
         )[0]?.id,
         'hotels',
       );
+      for (const mode of ['lexical', 'semantic', 'hybrid'] as const) {
+        const every = await index.search('cheap flights', { top: 3, mode });
+        assert.ok(
+          every.some((hit) => hit.id === 'flights'),
+          mode,
+        );
+        const left = await index.search('cheap flights', { top: 3, mode, excluded: new Set(['flights']) });
+        assert.ok(
+          left.every((hit) => hit.id !== 'flights'),
+          mode,
+        );
+        if (mode !== 'lexical') assert.equal(left.length, 2, mode);
+      }
     } finally {
       await database.dispose();
       embeddedTexts();

@@ -161,6 +161,23 @@ describe('lexical search', () => {
     assert.deepEqual(await ids('weather', { candidates: new Set(['unknown']) }), []);
   });
 
+  it('never ranks the agents it is told to leave out', async () => {
+    const all = await ids('weather');
+    assert.ok(all.includes('weather') && all.includes('mentions-weather'));
+    const without = await ids('weather', { excluded: new Set(['weather', 'unknown']) });
+    assert.deepEqual(
+      without,
+      all.filter((id) => id !== 'weather'),
+    );
+    assert.deepEqual(
+      await ids('weather', {
+        candidates: new Set(['weather', 'mentions-weather']),
+        excluded: new Set(['mentions-weather']),
+      }),
+      ['weather'],
+    );
+  });
+
   it('honours top', async () => {
     assert.equal((await ids('weather', { top: 1 })).length, 1);
     assert.deepEqual(await ids('weather', { top: 0 }), []);

@@ -57,7 +57,14 @@ describe('vector matrix', () => {
     ({ ids, scores } = matrix.similarities([Float32Array.of(0, 1)]));
     assert.deepEqual(ids, ['c', 'b']);
     assert.deepEqual(scores.map(round), [[0, 1]]);
-    ({ ids } = matrix.similarities([Float32Array.of(0, 1)], new Set(['b', 'zz'])));
+    ({ ids } = matrix.similarities([Float32Array.of(0, 1)], { candidates: new Set(['b', 'zz']) }));
+    assert.deepEqual(ids, ['b']);
+    ({ ids } = matrix.similarities([Float32Array.of(0, 1)], { excluded: new Set(['b', 'zz']) }));
+    assert.deepEqual(ids, ['c']);
+    ({ ids } = matrix.similarities([Float32Array.of(0, 1)], {
+      candidates: new Set(['b', 'c']),
+      excluded: new Set(['c']),
+    }));
     assert.deepEqual(ids, ['b']);
     const centroid = matrix.centroid(['b', 'c', 'zz'])!;
     assert.ok(Math.abs(centroid[0]! - Math.SQRT1_2) < 1e-6 && Math.abs(centroid[1]! - Math.SQRT1_2) < 1e-6);
@@ -86,10 +93,16 @@ describe('vector matrix', () => {
           }
           const q = Float32Array.from(query);
           const candidates = new Set(rows.map((_, i) => `r${i}`).filter((_, i) => i % 3 !== 1));
-          for (const subset of [undefined, candidates]) {
+          const excluded = new Set(rows.map((_, i) => `r${i}`).filter((_, i) => i % 4 === 2));
+          for (const subset of [undefined, { candidates }, { excluded }, { candidates, excluded }]) {
             const a = simd.similarities([q, q], subset);
             const b = plain.similarities([q], subset);
             assert.deepEqual(a.ids, b.ids);
+            const inScope = rows
+              .map((_, i) => `r${i}`)
+              .filter((id, i) => !removed.includes(i) && (subset?.candidates?.has(id) ?? true))
+              .filter((id) => !subset?.excluded?.has(id));
+            assert.deepEqual([...a.ids].sort(), inScope.sort());
             // Fusion places lexical matches through positionOf: it must agree with the ids it came with.
             for (let i = 0; i < rows.length; i++) {
               const at = a.ids.indexOf(`r${i}`);

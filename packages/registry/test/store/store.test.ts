@@ -180,7 +180,7 @@ describe('store', () => {
   });
 
   test('restricted agents are visible to their groups, their owner and the admin only', async () => {
-    await register(store, agentOf({ id: 'secret', name: 'Secret' }), 'acme', ['finance']);
+    await register(store, agentOf({ id: 'secret', name: 'Secret', tags: ['ledger'] }), 'acme', ['finance']);
     const member: Caller = { kind: 'client', tokenId: 't1', groups: ['finance'] };
     const outsider: Caller = { kind: 'client', tokenId: 't2', groups: ['hr'] };
     const owner: Caller = { kind: 'publisher', tokenId: 't3', publisher: 'acme', groups: [] };
@@ -196,8 +196,11 @@ describe('store', () => {
         (item) => item.record.id === 'secret',
       );
       assert.equal(listed, sees, caller.kind);
-      const candidates = await store.agents.candidates(caller, {});
-      assert.equal(candidates === undefined || candidates.has('secret'), sees, caller.kind);
+      const scope = await store.agents.searchScope(caller, {});
+      assert.equal(scope.candidates === undefined && scope.excluded === undefined, sees, caller.kind);
+      assert.equal(scope.excluded?.has('secret') ?? false, !sees, caller.kind);
+      const filtered = await store.agents.searchScope(caller, { tags: ['ledger'] });
+      assert.equal(filtered.candidates?.has('secret') ?? false, sees, caller.kind);
       assert.equal((await store.agents.getMany(['secret'], caller)).length, sees ? 1 : 0);
     }
   });

@@ -159,11 +159,11 @@ export async function rankedSearch(
   offset: number,
   count: number,
 ): Promise<{ items: Array<{ record: RegistryRecord; metadata: string; hit: SearchHit }>; more: boolean }> {
-  const candidates = await services.store.agents.candidates(caller, filters);
-  if (candidates !== undefined && candidates.size === 0) return { items: [], more: false };
+  const scope = await services.store.agents.searchScope(caller, filters);
+  if (scope.candidates?.size === 0) return { items: [], more: false };
   const hits = await services.search.search(query, {
     top: offset + count + 1,
-    ...(candidates === undefined ? {} : { candidates }),
+    ...scope,
     ...(mode === undefined ? {} : { mode }),
   });
   const window = hits.slice(offset, offset + count);

@@ -31,6 +31,7 @@ export type FieldMatches = Partial<Record<LexicalField, string[]>>;
 export interface LexicalSearchOptions {
   limit: number;
   candidates?: ReadonlySet<string>;
+  excluded?: ReadonlySet<string>;
 }
 
 /** The database or a transaction on it. */

@@ -26,6 +26,12 @@ export interface VectorMatrixOptions {
   simd?: boolean;
 }
 
+/** The agents a pass covers: only `candidates` when given, never `excluded`. */
+export interface MatrixScope {
+  candidates?: ReadonlySet<string> | undefined;
+  excluded?: ReadonlySet<string> | undefined;
+}
+
 export class VectorMatrix {
   private readonly kernel: DotKernel | undefined;
   private capacity: number;
@@ -103,19 +109,18 @@ export class VectorMatrix {
   }
 
   /**
-   * Cosine similarities of each query (unit length) with every stored vector, or only with those of
-   * `candidates`, in one pass over the matrix per query. Returns the ids and, per query, their similarities in
-   * that order.
+   * Cosine similarities of each query (unit length) with every stored vector, or only with those in `scope`, in
+   * one pass over the matrix per query. Returns the ids and, per query, their similarities in that order.
    */
   similarities(
     queries: readonly Float32Array[],
-    candidates?: ReadonlySet<string>,
+    scope: MatrixScope = {},
   ): { ids: string[]; scores: Float32Array[]; positionOf: (id: string) => number | undefined } {
     const dims = this.dimensions;
     for (const query of queries) {
       if (query.length !== dims) throw new Error(`query has ${query.length} dimensions, the index ${dims}`);
     }
-    const slots = candidates ? this.slotsOf(candidates) : undefined;
+    const slots = this.slotsIn(scope);
     const count = slots ? slots.length : this.ids.length;
     const scores = queries.map((query) => {
       const quantized = new Int16Array(dims);
@@ -192,14 +197,25 @@ export class VectorMatrix {
     return sums;
   }
 
-  private slotsOf(candidates: ReadonlySet<string>): Int32Array {
-    const slots = new Int32Array(Math.min(candidates.size, this.ids.length));
+  /** The slots of the agents in `scope`, in matrix order (so a pass reads memory front to back); undefined: all. */
+  private slotsIn({ candidates, excluded }: MatrixScope): Int32Array | undefined {
+    const skipped = new Set<number>();
+    for (const id of excluded ?? []) {
+      const slot = this.slotOf.get(id);
+      if (slot !== undefined) skipped.add(slot);
+    }
+    if (candidates === undefined && skipped.size === 0) return undefined;
     let n = 0;
+    if (candidates === undefined) {
+      const slots = new Int32Array(this.ids.length - skipped.size);
+      for (let slot = 0; slot < this.ids.length; slot++) if (!skipped.has(slot)) slots[n++] = slot;
+      return slots;
+    }
+    const slots = new Int32Array(Math.min(candidates.size, this.ids.length));
     for (const id of candidates) {
       const slot = this.slotOf.get(id);
-      if (slot !== undefined) slots[n++] = slot;
+      if (slot !== undefined && !skipped.has(slot)) slots[n++] = slot;
     }
-    // In matrix order, so the pass reads memory front to back.
     return slots.subarray(0, n).sort();
   }
 
