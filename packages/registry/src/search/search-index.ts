@@ -14,6 +14,7 @@
 import type { Kysely } from 'kysely';
 import { type ChangePosition, changesAfter, latestChange, markChanged } from './change-log.js';
 import { embeddingText, lexicalFields } from './document-text.js';
+import { EmbeddingError } from './embeddings/errors.js';
 import { explainHit } from './explain.js';
 import { type FusedHit, fuse, rankSemantic } from './fusion.js';
 import { parseLexicalQuery } from './lexical/query.js';
@@ -68,6 +69,8 @@ export async function createSearchIndex<Tables extends SearchTables>(
   const reportEmbeddingError = options.onEmbeddingError ?? (() => undefined);
   let matrix: VectorMatrix | undefined;
   let writes: Promise<unknown> = Promise.resolve();
+  /** Agents whose text the provider refused on its own, by id: not offered again until the text changes. */
+  const refused = new Map<string, string>();
   // Read before the vectors and demotions: a change committed while they load is applied again, never missed.
   let applied: ChangePosition = { seq: await latestChange(db) };
   /** This index's own writes by agent, while a read of the log that began before them may still apply it. */
@@ -297,26 +300,75 @@ export async function createSearchIndex<Tables extends SearchTables>(
     for (const id of ids) {
       matrix?.delete(id);
       rememberDemotion(id, undefined);
+      refused.delete(id);
     }
   }
 
-  /** One batch of the agents waiting for a vector from this provider; how many it embedded (0: none wait). */
-  async function embedPendingBatch(batchSize: number): Promise<number> {
-    if (!provider) return 0;
-    const rows = await pendingRows(db, provider.id, batchSize);
-    if (rows.length === 0) return 0;
-    const vectors = await provider.embed(
-      rows.map((row) => row.text),
-      { purpose: 'document' },
-    );
+  /**
+   * One batch of the agents waiting for a vector from this provider: how many it took up (0: none wait) and how
+   * many of those it embedded (the others' texts were refused).
+   */
+  async function embedPendingBatch(batchSize: number): Promise<{ taken: number; embedded: number }> {
+    if (!provider) return { taken: 0, embedded: 0 };
+    const waiting = await pendingRows(db, provider.id, batchSize + refused.size);
+    const rows = waiting.filter((row) => refused.get(row.id) !== row.text).slice(0, batchSize);
+    if (rows.length === 0) return { taken: 0, embedded: 0 };
+    const embedded = await embedSettingAsideRefused(provider, rows);
+    if (embedded.length === 0) return { taken: rows.length, embedded: 0 };
+    await writeVectors(provider.id, embedded);
+    return { taken: rows.length, embedded: embedded.length };
+  }
+
+  /**
+   * Embeds the rows; when the provider refuses the batch for what it holds (a 4xx such as 400 or 413: a text too
+   * long for its model, or one it will not take), halves it until the texts it refuses are alone, sets those aside
+   * and embeds the rest. Without that one such text would hold back every agent waiting after it, at every try.
+   * Any other failure (provider down, wrong key or URL) rejects: every text would fail alike.
+   */
+  async function embedSettingAsideRefused(
+    embedder: EmbeddingProvider,
+    rows: ReadonlyArray<{ id: string; text: string }>,
+  ): Promise<Array<{ id: string; text: string; vector: Float32Array }>> {
+    try {
+      const vectors = await embedder.embed(
+        rows.map((row) => row.text),
+        { purpose: 'document' },
+      );
+      return rows.map((row, i) => ({ ...row, vector: vectors[i]! }));
+    } catch (error) {
+      if (!refusesInput(error)) throw error;
+      if (rows.length === 1) {
+        refused.set(rows[0]!.id, rows[0]!.text);
+        reportEmbeddingError(
+          new EmbeddingError(
+            `${embedder.id} refused the text of agent ${rows[0]!.id}; it is searched lexically only until its text changes`,
+            embedder.id,
+            error.status,
+            { cause: error },
+          ),
+        );
+        return [];
+      }
+      const half = Math.ceil(rows.length / 2);
+      return [
+        ...(await embedSettingAsideRefused(embedder, rows.slice(0, half))),
+        ...(await embedSettingAsideRefused(embedder, rows.slice(half))),
+      ];
+    }
+  }
+
+  /** Stores the vectors of waiting agents whose text is still the one embedded. */
+  async function writeVectors(
+    providerId: string,
+    rows: ReadonlyArray<{ id: string; text: string; vector: Float32Array }>,
+  ): Promise<void> {
     const seq = await db.transaction().execute(async (trx) => {
-      for (const [i, row] of rows.entries()) {
-        const vector = vectors[i]!;
+      for (const { id, text, vector } of rows) {
         await trx
           .updateTable('search_vectors')
-          .set({ provider: provider.id, dims: vector.length, vector: encodeVector(vector) })
-          .where('agent_id', '=', row.id)
-          .where('text', '=', row.text)
+          .set({ provider: providerId, dims: vector.length, vector: encodeVector(vector) })
+          .where('agent_id', '=', id)
+          .where('text', '=', text)
           .execute();
       }
       return markChanged(
@@ -328,21 +380,22 @@ export async function createSearchIndex<Tables extends SearchTables>(
       seq,
       rows.map((row) => row.id),
     );
-    for (const [i, row] of rows.entries()) remember(row.id, vectors[i]!);
-    return rows.length;
+    for (const row of rows) remember(row.id, row.vector);
   }
 
   /** Batch by batch, each a write of its own, so that registrations are not held until a long backlog is done. */
   async function embedPending(options: EmbedPendingOptions = {}): Promise<number> {
     const batchSize = Math.max(1, Math.floor(options.batchSize ?? 64));
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
-    let done = 0;
-    while (done < limit) {
-      const embedded = await serialised(() => embedPendingBatch(Math.min(batchSize, limit - done)));
-      if (embedded === 0) break;
-      done += embedded;
+    let taken = 0;
+    let embedded = 0;
+    while (taken < limit) {
+      const batch = await serialised(() => embedPendingBatch(Math.min(batchSize, limit - taken)));
+      if (batch.taken === 0) break;
+      taken += batch.taken;
+      embedded += batch.embedded;
     }
-    return done;
+    return embedded;
   }
 
   /** Unit vectors for the whole query and each of its clauses, from the cache where it has them. */
@@ -484,4 +537,13 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
+}
+
+/**
+ * Whether the provider refused an embedding call for the texts it was given (the request was understood and
+ * refused: 400, 413, 422 …) rather than failing whatever the texts (unreachable, 5xx, 429, a wrong key or URL).
+ */
+function refusesInput(error: unknown): error is EmbeddingError & { status: number } {
+  if (!(error instanceof EmbeddingError) || error.status === undefined) return false;
+  return error.status >= 400 && error.status < 500 && ![401, 403, 404, 408, 429].includes(error.status);
 }

@@ -1,0 +1,103 @@
+/**
+ * A provider may refuse some texts outright (an OpenAI-compatible server answers 400 or 413 for an input too long
+ * for its model, or one it will not take). Such a text must not hold back the other agents waiting for a vector:
+ * the index sets it aside and embeds the rest. A provider that fails whatever the texts (down, 5xx) is not probed
+ * text by text.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createOpenAIEmbeddingProvider, createSearchIndex, EmbeddingError } from '../../src/search/index.js';
+import { doc, embeddingsHandler, type LoopbackServer, openTestDatabase, startServer } from './helpers.js';
+
+describe('texts the embedding provider refuses', () => {
+  let server: LoopbackServer;
+  /** What the server answers instead of embeddings: 400 for a batch holding a refused word, 503 while down. */
+  let down = false;
+  const REFUSED_WORD = 'forbiddenword';
+  before(async () => {
+    const answer = embeddingsHandler(32);
+    server = await startServer((body, request, response) => {
+      const { input } = JSON.parse(body) as { input: string[] };
+      if (down) {
+        response.writeHead(503, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ error: { message: 'model loading' } }));
+      } else if (input.some((text) => text.toLowerCase().includes(REFUSED_WORD))) {
+        response.writeHead(400, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ error: { message: 'input rejected' } }));
+      } else {
+        answer(body, request, response);
+      }
+    });
+  });
+  after(() => server.close());
+
+  const inputsSent = () =>
+    server.requests.splice(0).map((request) => (JSON.parse(request.body) as { input: string[] }).input);
+
+  const waiting = [
+    doc('ferries', { name: 'Ferries', description: 'ferry crossings and sailings' }),
+    doc('poison', { name: 'Odd one', description: `a ${REFUSED_WORD} in its text` }),
+    doc('trains', { name: 'Trains', description: 'railway timetables and platforms' }),
+    doc('buses', { name: 'Buses', description: 'bus stops and routes' }),
+    doc('trams', { name: 'Trams', description: 'tram lines' }),
+  ];
+
+  it('embeds every other waiting agent, reports the refused one, and does not offer it again', async () => {
+    const database = await openTestDatabase();
+    const errors: unknown[] = [];
+    try {
+      const index = await createSearchIndex(
+        database.db,
+        createOpenAIEmbeddingProvider({ baseUrl: server.url, model: 'bow' }),
+        { onEmbeddingError: (error) => errors.push(error) },
+      );
+      down = true;
+      await index.upsert(waiting);
+      down = false;
+      inputsSent();
+      errors.length = 0;
+
+      assert.equal(await index.embedPending({ batchSize: 8 }), 4);
+      assert.equal((await index.stats()).embedded, 4);
+      assert.equal(errors.length, 1);
+      assert.ok(errors[0] instanceof EmbeddingError);
+      assert.match((errors[0] as Error).message, /refused the text of agent poison/);
+      assert.equal((errors[0] as EmbeddingError).status, 400);
+      const semantic = await index.search('railway platforms', { top: 1, mode: 'semantic' });
+      assert.equal(semantic[0]?.id, 'trains');
+      // Still found by its words.
+      const lexical = await index.search(REFUSED_WORD, { top: 1, mode: 'lexical' });
+      assert.equal(lexical[0]?.id, 'poison');
+
+      inputsSent();
+      assert.equal(await index.embedPending(), 0);
+      assert.deepEqual(inputsSent(), [], 'the refused text is not sent again');
+
+      // A new text for the agent is tried.
+      await index.upsert([doc('poison', { name: 'Odd one', description: 'harbour pilots' })]);
+      assert.equal((await index.stats()).embedded, 5);
+    } finally {
+      down = false;
+      await database.dispose();
+    }
+  });
+
+  it('sends one request, not one per text, while the provider fails whatever the texts', async () => {
+    const database = await openTestDatabase();
+    try {
+      const index = await createSearchIndex(
+        database.db,
+        createOpenAIEmbeddingProvider({ baseUrl: server.url, model: 'bow' }),
+      );
+      down = true;
+      await index.upsert(waiting);
+      inputsSent();
+      await assert.rejects(index.embedPending({ batchSize: 8 }), EmbeddingError);
+      assert.equal(inputsSent().length, 1);
+      assert.equal((await index.stats()).embedded, 0);
+    } finally {
+      down = false;
+      await database.dispose();
+    }
+  });
+});
