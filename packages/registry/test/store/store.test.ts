@@ -28,6 +28,11 @@ function draft(agent: Agent, owner: string, groups?: string[]): RecordDraft {
   return out;
 }
 
+/** Whether a search in `scope` may rank agent `id`. */
+function inScope(scope: { candidates?: ReadonlySet<string>; excluded?: ReadonlySet<string> }, id: string) {
+  return (scope.candidates?.has(id) ?? true) && !(scope.excluded?.has(id) ?? false);
+}
+
 async function register(store: RegistryStore, agent: Agent, owner: string, groups?: string[]) {
   const outcome = await store.agents.register(
     [{ draft: draft(agent, owner, groups), preferredId: agent.id }],
@@ -196,13 +201,36 @@ describe('store', () => {
         (item) => item.record.id === 'secret',
       );
       assert.equal(listed, sees, caller.kind);
-      const scope = await store.agents.searchScope(caller, {});
-      assert.equal(scope.candidates === undefined && scope.excluded === undefined, sees, caller.kind);
-      assert.equal(scope.excluded?.has('secret') ?? false, !sees, caller.kind);
-      const filtered = await store.agents.searchScope(caller, { tags: ['ledger'] });
-      assert.equal(filtered.candidates?.has('secret') ?? false, sees, caller.kind);
+      assert.equal(inScope(await store.agents.searchScope(caller, {}), 'secret'), sees, caller.kind);
+      assert.equal(
+        inScope(await store.agents.searchScope(caller, { tags: ['ledger'] }), 'secret'),
+        sees,
+        caller.kind,
+      );
       assert.equal((await store.agents.getMany(['secret'], caller)).length, sees ? 1 : 0);
     }
+  });
+
+  test('a search scope names the smaller set: the hidden agents, or the visible ones', async () => {
+    const outsider: Caller = { kind: 'client', tokenId: 't9', groups: [] };
+    const listed = async (caller: Caller) =>
+      (await store.agents.list({ caller, filters: {}, limit: 1000 })).items.map((item) => item.record.id);
+    await register(store, agentOf({ id: 'open-1', name: 'Open 1' }), 'acme');
+    await register(store, agentOf({ id: 'closed-1', name: 'Closed 1' }), 'acme', ['staff']);
+    const visible = await listed(outsider);
+    const hidden = (await listed(ADMIN)).filter((id) => !visible.includes(id));
+    assert.ok(hidden.length < visible.length);
+    assert.deepEqual(await store.agents.searchScope(outsider, {}), { excluded: new Set(hidden) });
+
+    // Now most agents are hidden from the outsider.
+    for (let i = 0; i <= visible.length - hidden.length; i++) {
+      await register(store, agentOf({ id: `closed-extra-${i}`, name: `Closed ${i}` }), 'acme', ['staff']);
+    }
+    assert.deepEqual(await store.agents.searchScope(outsider, {}), { candidates: new Set(visible) });
+    const staff = await store.agents.searchScope({ ...outsider, groups: ['staff'] }, {});
+    assert.equal(staff.candidates, undefined);
+    assert.ok(inScope(staff, 'closed-1') && inScope(staff, 'closed-extra-0'));
+    assert.deepEqual(await store.agents.searchScope(ADMIN, {}), {});
   });
 
   test('paging by id walks every visible agent once', async () => {
