@@ -23,13 +23,16 @@ import { parseColumn } from './json.js';
 import { type AgentRow, recordFromRow, rowFromRecord } from './rows.js';
 import type { AgentValueTableName, HistoryAction, RegistryTables } from './schema.js';
 
-/** What a registration or update writes, before the store settles the id. */
+/** Hidden agents a search is told to leave out without first counting every agent (see `searchScope`). */
+const FEW_HIDDEN = 1000;
+
 /** Which agents a search may rank: only `candidates` when given, never `excluded`; every agent when neither is. */
 export interface SearchScope {
   candidates?: ReadonlySet<string>;
   excluded?: ReadonlySet<string>;
 }
 
+/** What a registration or update writes, before the store settles the id. */
 export interface RecordDraft {
   /** The canonical agent; its `id` is replaced by the one the store assigns. */
   agent: Agent;
@@ -339,12 +342,15 @@ export class AgentRepository {
         .where((eb) => eb.not(visible(eb)))
         .execute();
       if (hidden.length === 0) return {};
-      // In a registry most of whose agents are hidden from this caller, the ones it may see are the smaller set.
+      const excluded = { excluded: new Set(hidden.map((row) => row.id)) };
+      // A few hidden agents cost a search little; many may be most of the registry (a private one), and then the
+      // agents this caller may see are the smaller set. Counting every agent is asked only then.
+      if (hidden.length <= FEW_HIDDEN) return excluded;
       const { total } = await this.#db
         .selectFrom('agents')
         .select((eb) => eb.fn.countAll<number>().as('total'))
         .executeTakeFirstOrThrow();
-      if (hidden.length <= Number(total) / 2) return { excluded: new Set(hidden.map((row) => row.id)) };
+      if (hidden.length <= Number(total) / 2) return excluded;
     }
     let query = this.#db.selectFrom('agents').select('agents.id');
     if (visible !== undefined) query = query.where(visible);

@@ -211,28 +211,6 @@ describe('store', () => {
     }
   });
 
-  test('a search scope names the smaller set: the hidden agents, or the visible ones', async () => {
-    const outsider: Caller = { kind: 'client', tokenId: 't9', groups: [] };
-    const listed = async (caller: Caller) =>
-      (await store.agents.list({ caller, filters: {}, limit: 1000 })).items.map((item) => item.record.id);
-    await register(store, agentOf({ id: 'open-1', name: 'Open 1' }), 'acme');
-    await register(store, agentOf({ id: 'closed-1', name: 'Closed 1' }), 'acme', ['staff']);
-    const visible = await listed(outsider);
-    const hidden = (await listed(ADMIN)).filter((id) => !visible.includes(id));
-    assert.ok(hidden.length < visible.length);
-    assert.deepEqual(await store.agents.searchScope(outsider, {}), { excluded: new Set(hidden) });
-
-    // Now most agents are hidden from the outsider.
-    for (let i = 0; i <= visible.length - hidden.length; i++) {
-      await register(store, agentOf({ id: `closed-extra-${i}`, name: `Closed ${i}` }), 'acme', ['staff']);
-    }
-    assert.deepEqual(await store.agents.searchScope(outsider, {}), { candidates: new Set(visible) });
-    const staff = await store.agents.searchScope({ ...outsider, groups: ['staff'] }, {});
-    assert.equal(staff.candidates, undefined);
-    assert.ok(inScope(staff, 'closed-1') && inScope(staff, 'closed-extra-0'));
-    assert.deepEqual(await store.agents.searchScope(ADMIN, {}), {});
-  });
-
   test('paging by id walks every visible agent once', async () => {
     for (let index = 0; index < 25; index++) {
       await register(
@@ -369,5 +347,46 @@ describe('store', () => {
     assert.equal(await store.tokens.ensureAdmin('configured-admin'), 'configured-admin');
     assert.equal(await store.tokens.authenticate(generated), undefined);
     assert.equal((await store.tokens.authenticate('configured-admin'))?.role, 'admin');
+  });
+});
+
+describe('search scope', () => {
+  const dir = tempDir();
+  after(() => dir.remove());
+
+  test('names the smaller set: the hidden agents, or the visible ones', async () => {
+    const store = await RegistryStore.open({ path: join(dir.path, 'scope.db'), metadataOf: storedMetadata });
+    after(() => store.close());
+    const outsider: Caller = { kind: 'client', tokenId: 't9', groups: [] };
+    await register(store, agentOf({ id: 'open-1', name: 'Open 1' }), 'acme');
+    await register(store, agentOf({ id: 'open-2', name: 'Open 2' }), 'acme');
+    await register(store, agentOf({ id: 'closed-1', name: 'Closed 1' }), 'acme', ['staff']);
+    assert.deepEqual(await store.agents.searchScope(outsider, {}), { excluded: new Set(['closed-1']) });
+
+    const add = async (prefix: string, count: number, groups?: string[]) => {
+      const outcome = await store.agents.register(
+        Array.from({ length: count }, (_, i) => {
+          const agent = agentOf({ id: `${prefix}-${i}`, name: `${prefix} ${i}` });
+          return { draft: draft(agent, 'acme', groups), preferredId: agent.id };
+        }),
+        { actor: 'admin' },
+      );
+      assert.ok(Array.isArray(outcome));
+    };
+    // More than a few hidden agents, and more than the visible ones: the visible ones are named.
+    await add('closed-extra', 1001, ['staff']);
+    assert.deepEqual(await store.agents.searchScope(outsider, {}), {
+      candidates: new Set(['open-1', 'open-2']),
+    });
+    // As many visible ones again: the hidden ones are named.
+    await add('open-extra', 1001);
+    const scope = await store.agents.searchScope(outsider, {});
+    assert.equal(scope.candidates, undefined);
+    assert.equal(scope.excluded?.size, 1002);
+    assert.ok(scope.excluded?.has('closed-1') && scope.excluded.has('closed-extra-1000'));
+    const staff = await store.agents.searchScope({ ...outsider, groups: ['staff'] }, {});
+    assert.equal(staff.candidates, undefined);
+    assert.ok(inScope(staff, 'closed-1') && inScope(staff, 'closed-extra-0'));
+    assert.deepEqual(await store.agents.searchScope(ADMIN, {}), {});
   });
 });
