@@ -8,7 +8,8 @@
  * - `GET /agents/{id}` requests/s against a bare node:http server answering the same bodies, target ≥ 40%;
  * - registrations/s over HTTP, embedding included, target ≥ 100;
  * - with `--phases …,mixed`: hybrid search latency while registrations run (no target);
- * - with `--phases …,scoped`: hybrid search latency with filters, and with restricted agents hidden (no target).
+ * - with `--phases …,scoped`: hybrid search latency with filters, and with restricted agents hidden (no target);
+ * - with `--phases …,catalog`: the AI Catalog of every public agent, first and later requests (no target).
  *
  * `--rss` instead preloads 100,000 agents (through the store and index in batches) and reads the registry's
  * resident memory from `/metrics`, target ≤ 1.5 GB; its vectors come from a 512-dimension hash stand-in unless
@@ -16,14 +17,14 @@
  *
  * The preload's USE-lite vectors are kept in `--embedding-cache` (default: a file in the temp directory; `''` for
  * none), so that only the first run at a given size pays for embedding the population; registrations and searches
- * always go to the model. `--phases` runs some of register,list,search,get,mixed,scoped; `--profile <dir>` writes the
+ * always go to the model. `--phases` runs some of register,list,search,get,mixed,scoped,catalog; `--profile <dir>` writes the
  * registry's CPU profile there; `--embeddings hash` (stand-in vectors, no model) is for quick runs of list and
  * get, whose figures do not depend on the model; `--answer-cache off` measures reads without the registry's
  * answer cache (every request queries the database); `--embedding-threads <n>` sets USE-lite's worker threads
  * (default 2).
  *
  *   npm run bench:registry -- [--agents 10000] [--register 300] [--requests 20000] [--searches 400] [--warmup 50] [--rss]
- *     [--phases register,list,search,get,mixed,scoped] [--profile <dir>] [--embedding-cache <file>] [--embeddings hash]
+ *     [--phases register,list,search,get,mixed,scoped,catalog] [--profile <dir>] [--embedding-cache <file>] [--embeddings hash]
  *     [--answer-cache on|off] [--register-concurrency 8] [--embedding-threads 2]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -210,6 +211,7 @@ async function throughputBench(dir: string): Promise<void> {
     if (phases.has('get')) await getBench(url, dir, agents, requests, concurrency);
     if (phases.has('mixed')) await mixedBench(url, agents);
     if (phases.has('scoped')) await scopedSearchBench(url, agents);
+    if (phases.has('catalog')) await catalogBench(url);
   } finally {
     await registry.stop();
   }
@@ -329,6 +331,16 @@ async function scopedSearchBench(url: string, agents: number): Promise<void> {
       `  ${name}: p50 ${percentile(result.latenciesMs, 50).toFixed(0)} ms, p99 ${percentile(result.latenciesMs, 99).toFixed(0)} ms`,
     );
   }
+}
+
+/** `/.well-known/ai-catalog.json` (every public agent), one request at a time (no target). */
+async function catalogBench(url: string): Promise<void> {
+  const fetched = await load(url, 20, 1, () => ({ method: 'GET', path: '/.well-known/ai-catalog.json' }));
+  checkFailures('AI Catalog', fetched);
+  const [first = 0, ...rest] = fetched.latenciesMs;
+  console.log(
+    `  /.well-known/ai-catalog.json: first ${first.toFixed(0)} ms, then p50 ${percentile(rest, 50).toFixed(0)} ms`,
+  );
 }
 
 async function listBench(url: string, requests: number, concurrency: number): Promise<void> {

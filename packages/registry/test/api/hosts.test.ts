@@ -283,4 +283,40 @@ describe('/.well-known/ai-catalog.json', () => {
     const card = await r.request(`/agents/${open}?format=a2a`);
     assert.equal(card.status, 200, 'the entry links to a card the registry serves');
   });
+
+  test('is kept between writes, and every write shows in the next one', async () => {
+    const names = async (): Promise<string[]> => {
+      const answer = await r.request('/.well-known/ai-catalog.json');
+      assert.equal(answer.status, 200);
+      return asArray(asObject(answer.json)['entries'])
+        .map((entry) => String(entry['displayName']))
+        .sort();
+    };
+    const before = await names();
+    const registered = await r.request('/agents', {
+      body: aidipAgent({ id: 'tide-tables', name: 'Tide Tables' }),
+      token: r.admin,
+    });
+    assert.equal(registered.status, 201, registered.text);
+    const id = String(asObject(registered.json)['id']);
+    assert.deepEqual(await names(), [...before, 'Tide Tables'].sort());
+
+    // Asked for at once, many times: one document for all.
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => r.request('/.well-known/ai-catalog.json')),
+    );
+    assert.equal(new Set(answers.map((answer) => answer.text)).size, 1);
+
+    const renamed = await r.request(`/agents/${id}`, {
+      method: 'PUT',
+      body: aidipAgent({ id, name: 'Harbour Tides' }),
+      token: r.admin,
+    });
+    assert.equal(renamed.status, 200, renamed.text);
+    assert.deepEqual(await names(), [...before, 'Harbour Tides'].sort());
+
+    const deleted = await r.request(`/agents/${id}`, { method: 'DELETE', token: r.admin });
+    assert.ok(deleted.status === 200 || deleted.status === 204, deleted.text);
+    assert.deepEqual(await names(), before);
+  });
 });

@@ -3,22 +3,36 @@
  * other registries and crawlers can index it. Only what an anonymous caller may see is listed, whoever asks: the
  * catalog is one public document, cached by anyone. Agents the safety scan flagged are left out too, as intent
  * resolution leaves them out: the catalog is an advertisement, not a lookup.
+ *
+ * The catalog names every public agent (5 MB and half a second of work at 10,000 agents), and anyone may ask for
+ * it, so it is made once per state of the database and kept until the next write; requests that arrive while it
+ * is being made wait for that one.
  */
 import type { Hono } from 'hono';
 import { ANONYMOUS } from '../../access/callers.js';
 import { AI_CATALOG_CONTENT_TYPE, aiCatalog } from '../../federation/ai-catalog.js';
 import type { RegistryRecord } from '../../records/types.js';
+import { AnswerCache, type CachedAnswer } from '../answer-cache.js';
 import type { ApiEnv, RegistryServices } from '../context.js';
-import { cacheableResponse } from '../respond.js';
+import { cacheableAnswer, conditionalResponse } from '../respond.js';
 
 const PAGE = 500;
+/** Catalogs kept (one per base URL the registry is reached by). */
+const CACHED_CATALOGS = 2;
 
 export function catalogRoutes(app: Hono<ApiEnv>, services: RegistryServices): void {
-  app.get('/.well-known/ai-catalog.json', async (c) => {
+  const { store } = services;
+  const catalogs = new AnswerCache(services.settings.answerCache === false ? 0 : CACHED_CATALOGS, () =>
+    store.changeCount(),
+  );
+  const making = new Map<string, Promise<CachedAnswer>>();
+
+  async function makeCatalog(baseUrl: string): Promise<CachedAnswer> {
+    const madeAt = catalogs.begin();
     const records: RegistryRecord[] = [];
     let afterId: string | undefined;
     for (;;) {
-      const page = await services.store.agents.list({
+      const page = await store.agents.list({
         caller: ANONYMOUS,
         filters: {},
         limit: PAGE,
@@ -28,12 +42,30 @@ export function catalogRoutes(app: Hono<ApiEnv>, services: RegistryServices): vo
       if (!page.more) break;
       afterId = page.items[page.items.length - 1]?.record.id;
     }
-    const body = JSON.stringify(aiCatalog(records, { baseUrl: c.get('baseUrl') }));
+    const body = JSON.stringify(aiCatalog(records, { baseUrl }));
     // The same for every caller: no `Vary: Authorization`, and caches may keep it a few minutes.
-    const response = cacheableResponse(c.req.raw, body, AI_CATALOG_CONTENT_TYPE, {
+    const { vary: _vary, ...headers } = cacheableAnswer(body, AI_CATALOG_CONTENT_TYPE, {
       'cache-control': 'public, max-age=300',
-    });
-    response.headers.delete('vary');
-    return response;
+    }).headers;
+    const answer: CachedAnswer = { status: 200, body, headers };
+    catalogs.set(baseUrl, answer, madeAt);
+    return answer;
+  }
+
+  app.get('/.well-known/ai-catalog.json', async (c) => {
+    const baseUrl = c.get('baseUrl');
+    let answer = catalogs.get(baseUrl);
+    if (answer === undefined) {
+      // Joined only while the database is as it was when that catalog was begun: a request made after a write
+      // never gets a catalog from before it.
+      const key = `${baseUrl}\u0000${catalogs.begin()}`;
+      let made = making.get(key);
+      if (made === undefined) {
+        made = makeCatalog(baseUrl).finally(() => making.delete(key));
+        making.set(key, made);
+      }
+      answer = await made;
+    }
+    return conditionalResponse(c.req.raw, answer);
   });
 }
