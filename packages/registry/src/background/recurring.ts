@@ -68,3 +68,11 @@ export function recurring(work: (isClosed: () => boolean) => Promise<number>): R
     },
   };
 }
+
+/**
+ * The wait before trying again after the `failures`-th failure in a row (1 for the first): `retryMs`, doubled after
+ * each further failure, never more than `capMs`.
+ */
+export function retryDelay(retryMs: number, failures: number, capMs: number): number {
+  return Math.min(retryMs * 2 ** (failures - 1), capMs);
+}

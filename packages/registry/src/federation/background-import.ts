@@ -4,7 +4,7 @@
  * import). A source that fails is logged and tried again sooner, backing off while it stays down; the others go on.
  */
 import type { Logger } from 'pino';
-import { type Recurring, recurring } from '../background/recurring.js';
+import { type Recurring, recurring, retryDelay } from '../background/recurring.js';
 import type { RegistryImport, RegistryImportResult } from './sync.js';
 
 export interface BackgroundImportOptions {
@@ -47,7 +47,7 @@ export function importInBackground(
       } catch (error) {
         if (stop.signal.aborted) return intervalMs;
         failures++;
-        const wait = Math.min(retryMs * 2 ** (failures - 1), intervalMs);
+        const wait = retryDelay(retryMs, failures, intervalMs);
         logger.warn({ err: error, source: baseUrl, retryInMs: wait }, 'importing a registry failed');
         return wait;
       }

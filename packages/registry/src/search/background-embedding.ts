@@ -6,7 +6,7 @@
  * the provider stays down), and on a regular look for new ones. A batch at a time, so registrations interleave.
  */
 import type { Logger } from 'pino';
-import { recurring } from '../background/recurring.js';
+import { recurring, retryDelay } from '../background/recurring.js';
 import type { SearchIndex } from './types.js';
 
 export interface BackgroundEmbeddingOptions {
@@ -59,7 +59,7 @@ export function embedInBackground(
       return intervalMs;
     } catch (error) {
       failures++;
-      const wait = Math.min(retryMs * 2 ** (failures - 1), intervalMs * 10);
+      const wait = retryDelay(retryMs, failures, intervalMs * 10);
       logger.warn(
         { err: error, embedded, retryInMs: wait },
         'embedding agents that have no vector failed; they are searched lexically until it succeeds',

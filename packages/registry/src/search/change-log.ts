@@ -11,6 +11,7 @@
  * says "gone"), so the table grows with the agents, not with the writes.
  */
 import type { Kysely, Migration } from 'kysely';
+import { chunks } from './chunks.js';
 import type { SearchTables } from './tables.js';
 
 export const changeLogMigration: Migration = {
@@ -50,11 +51,10 @@ export interface ChangedEntry {
 export async function markChanged(trx: Kysely<SearchTables>, ids: readonly string[]): Promise<number> {
   const latest = await latestChange(trx);
   const seq = latest + 1;
-  const unique = [...new Set(ids)];
-  for (let start = 0; start < unique.length; start += 500) {
+  for (const chunk of chunks([...new Set(ids)])) {
     await trx
       .insertInto('search_changes')
-      .values(unique.slice(start, start + 500).map((agent_id) => ({ agent_id, seq })))
+      .values(chunk.map((agent_id) => ({ agent_id, seq })))
       .onConflict((conflict) => conflict.column('agent_id').doUpdateSet({ seq }))
       .execute();
   }

@@ -13,6 +13,7 @@
  */
 import type { Kysely } from 'kysely';
 import { type ChangePosition, changesAfter, latestChange, markChanged } from './change-log.js';
+import { chunks } from './chunks.js';
 import { embeddingText, lexicalFields } from './document-text.js';
 import { EmbeddingError } from './embeddings/errors.js';
 import { explainHit } from './explain.js';
@@ -212,7 +213,7 @@ export async function createSearchIndex<Tables extends SearchTables>(
     // An agent whose text and model are unchanged keeps its vector: re-registering costs no embedding.
     const unchanged = new Set<string>();
     if (provider) {
-      for (const chunk of chunks(entries, 500)) {
+      for (const chunk of chunks(entries)) {
         const rows = await db
           .selectFrom('search_vectors')
           .select(['agent_id', 'text', 'provider'])
@@ -290,7 +291,7 @@ export async function createSearchIndex<Tables extends SearchTables>(
     if (ids.length === 0) return;
     const seq = await db.transaction().execute(async (trx) => {
       await lexical.remove(trx, ids);
-      for (const chunk of chunks(ids, 500)) {
+      for (const chunk of chunks(ids)) {
         await trx.deleteFrom('search_vectors').where('agent_id', 'in', chunk).execute();
         await trx.deleteFrom('search_demotions').where('agent_id', 'in', chunk).execute();
       }
@@ -531,12 +532,6 @@ function unitVector(vector: Float32Array): Float32Array {
   for (const value of vector) squares += value * value;
   const norm = Math.sqrt(squares) || 1;
   return vector.map((value) => value / norm);
-}
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /**
