@@ -3,9 +3,10 @@
  * about itself, fused into one ranking. The database holds both; the vectors are also kept in memory in one
  * matrix, loaded at start, for brute-force similarity.
  *
- * Writes are serialised: each upsert embeds its agents (outside any transaction), then writes the lexical rows and
- * the vectors in one transaction, then updates the matrix, so the matrix always follows the database in order.
- * Upserts that arrive while a write runs are merged and embedded in one batch.
+ * Writes are serialised: each upsert writes the lexical rows and the vectors in one transaction, then updates the
+ * matrix, so the matrix always follows the database in order. Its agents are embedded before its turn (outside any
+ * transaction), while the write before it commits, so the model and the database work side by side; upserts that
+ * arrive while a batch waits to be embedded join it.
  * If embedding fails the agents are still indexed lexically and wait for `embedPending()`.
  *
  * Writes made through another connection to the same database (`agentry crawl` beside `agentry serve`) reach the
@@ -56,6 +57,19 @@ export const MAX_TOP = 1000;
  */
 const LEXICAL_POOL = 1000;
 const LOAD_PAGE = 2000;
+
+interface UpsertEntry {
+  document: SearchDocument;
+  text: string;
+}
+
+interface PreparedUpsert {
+  entries: UpsertEntry[];
+  /** Agents whose stored vector stands, as found before embedding. */
+  unchanged: Set<string>;
+  toEmbed: UpsertEntry[];
+  embedded: Map<string, Float32Array>;
+}
 
 export async function createSearchIndex<Tables extends SearchTables>(
   database: Kysely<Tables>,
@@ -156,9 +170,13 @@ export async function createSearchIndex<Tables extends SearchTables>(
     }
   }
 
+  /** The upserts' embeddings, one batch at a time and in order, each ahead of its batch's turn to write. */
+  let preparing: Promise<unknown> = Promise.resolve();
+
   /**
-   * Concurrent registrations each upsert one agent; embedding them one by one would cost a model call each. While
-   * a write runs, the upserts that arrive wait as one batch and are embedded together when it is their turn.
+   * Concurrent registrations each upsert one agent; embedding them one by one would cost a model call each. While a
+   * batch is being embedded, the upserts that arrive wait as one batch and are embedded together when it is done.
+   * A batch's write waits for the writes queued before it, but its embedding does not.
    */
   function coalescedUpsert(documents: readonly SearchDocument[]): Promise<void> {
     if (waitingUpsert !== undefined) {
@@ -166,10 +184,12 @@ export async function createSearchIndex<Tables extends SearchTables>(
       return waitingUpsert.done;
     }
     const batch = [...documents];
-    const done = serialised(() => {
+    const prepared = preparing.then(() => {
       if (waitingUpsert?.documents === batch) waitingUpsert = undefined;
-      return upsertNow(batch);
+      return prepareUpsert(batch);
     });
+    preparing = prepared.catch(() => undefined);
+    const done = serialised(async () => commitUpsert(await prepared));
     waitingUpsert = { documents: batch, done };
     return done;
   }
@@ -204,44 +224,69 @@ export async function createSearchIndex<Tables extends SearchTables>(
     if (vector.length === matrix.dimensions) matrix.set(id, vector);
   }
 
-  async function upsertNow(documents: readonly SearchDocument[]): Promise<void> {
+  /** The latest document of each agent with its embedding text, the agents whose vector stands, and new vectors. */
+  async function prepareUpsert(documents: readonly SearchDocument[]): Promise<PreparedUpsert> {
     const latest = new Map<string, SearchDocument>();
     for (const document of documents) latest.set(document.id, document);
     const entries = [...latest.values()].map((document) => ({ document, text: embeddingText(document) }));
-    if (entries.length === 0) return;
+    const unchanged = await unchangedEntries(entries);
+    const toEmbed = entries.filter((entry) => !unchanged.has(entry.document.id));
+    return { entries, unchanged, toEmbed, embedded: await embedEntries(toEmbed) };
+  }
 
-    // An agent whose text and model are unchanged keeps its vector: re-registering costs no embedding.
+  /**
+   * The agents whose stored text and model are those of `entries`, with a vector in the matrix: they keep their
+   * vector, so re-registering costs no embedding.
+   */
+  async function unchangedEntries(entries: readonly UpsertEntry[]): Promise<Set<string>> {
     const unchanged = new Set<string>();
-    if (provider) {
-      for (const chunk of chunks(entries)) {
-        const rows = await db
-          .selectFrom('search_vectors')
-          .select(['agent_id', 'text', 'provider'])
-          .where(
-            'agent_id',
-            'in',
-            chunk.map((entry) => entry.document.id),
-          )
-          .execute();
-        const byId = new Map(rows.map((row) => [row.agent_id, row]));
-        for (const entry of chunk) {
-          const row = byId.get(entry.document.id);
-          if (row?.text === entry.text && row.provider === provider.id && matrix?.has(entry.document.id)) {
-            unchanged.add(entry.document.id);
-          }
+    if (!provider) return unchanged;
+    for (const chunk of chunks(entries)) {
+      const rows = await db
+        .selectFrom('search_vectors')
+        .select(['agent_id', 'text', 'provider'])
+        .where(
+          'agent_id',
+          'in',
+          chunk.map((entry) => entry.document.id),
+        )
+        .execute();
+      const byId = new Map(rows.map((row) => [row.agent_id, row]));
+      for (const entry of chunk) {
+        const row = byId.get(entry.document.id);
+        if (row?.text === entry.text && row.provider === provider.id && matrix?.has(entry.document.id)) {
+          unchanged.add(entry.document.id);
         }
       }
     }
-    const toEmbed = entries.filter((entry) => !unchanged.has(entry.document.id));
+    return unchanged;
+  }
+
+  async function embedEntries(entries: readonly UpsertEntry[]): Promise<Map<string, Float32Array>> {
     const vectors = await tryEmbed(
-      toEmbed.map((entry) => entry.text),
+      entries.map((entry) => entry.text),
       'document',
     );
     const embedded = new Map<string, Float32Array>();
-    toEmbed.forEach((entry, i) => {
+    entries.forEach((entry, i) => {
       const vector = vectors?.[i];
       if (vector) embedded.set(entry.document.id, vector);
     });
+    return embedded;
+  }
+
+  async function commitUpsert(prepared: PreparedUpsert): Promise<void> {
+    const { entries, embedded } = prepared;
+    if (entries.length === 0) return;
+    const toEmbed = [...prepared.toEmbed];
+    // A write committed while this batch was being embedded may have changed an agent found unchanged then.
+    if (prepared.unchanged.size > 0) {
+      const kept = entries.filter((entry) => prepared.unchanged.has(entry.document.id));
+      const still = await unchangedEntries(kept);
+      const late = kept.filter((entry) => !still.has(entry.document.id));
+      for (const [id, vector] of await embedEntries(late)) embedded.set(id, vector);
+      toEmbed.push(...late);
+    }
 
     const ids = entries.map(({ document }) => document.id);
     const seq = await db.transaction().execute(async (trx) => {

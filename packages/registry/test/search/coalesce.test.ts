@@ -1,6 +1,7 @@
 /**
  * Upserts that arrive while the index is writing are embedded together, in one call of the provider, and never
- * overtake a write queued before them.
+ * overtake a write queued before them. A batch is embedded while the write before it commits, and an agent that
+ * write changed is not left with a vector of another text.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -76,5 +77,26 @@ describe('coalesced upserts', () => {
     const [hit] = await index.search('phoenix', { top: 1, mode: 'lexical' });
     assert.equal(hit?.id, 'phoenix');
     assert.equal((await index.search('removal', { top: 1, mode: 'semantic' }))[0]?.id, 'phoenix');
+  });
+
+  it('embeds the next batch while the write before it commits, and ends with the last text of each agent', async () => {
+    await index.upsert([doc('kestrel', { description: 'Forecasts wind for sailors.' })]);
+    server.requests.length = 0;
+    // The second batch is checked against the stored text while the first (which changes it) is committing: the
+    // stored text is the second's, but not for long, so it must be embedded after all.
+    const first = index.upsert([doc('kestrel', { description: 'Books ferry crossings between islands.' })]);
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = index.upsert([doc('kestrel', { description: 'Forecasts wind for sailors.' })]);
+    await Promise.all([first, second]);
+    const row = await database.db
+      .selectFrom('search_vectors')
+      .select(['text'])
+      .where('agent_id', '=', 'kestrel')
+      .executeTakeFirstOrThrow();
+    // Both the stored vector and the one in memory are of the stored text (bag-of-words: similarity 1 to itself).
+    const [hit] = await index.search(row.text, { top: 1, mode: 'semantic' });
+    assert.equal(hit?.id, 'kestrel');
+    assert.ok(hit!.semantic! > 0.999, `the vector is of another text (similarity ${hit!.semantic})`);
+    assert.match(row.text, /wind for sailors/);
   });
 });

@@ -1,0 +1,130 @@
+// The int8 matrix multiply, on AVX-512 VNNI (vpdpbusd: 64 multiply-adds of unsigned by signed bytes an
+// instruction, four times float32's). Weights are quantised once, per column; each row of the left matrix is
+// quantised when it is multiplied, to [-127, 127] by its own scale and stored offset by 128 as unsigned bytes, so
+// that Σ (q_a + 128) · q_b − 128 · Σ q_b is the exact integer product of the quantised values.
+#include <cmath>
+#include <cstring>
+
+#include "kernels.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define AGENTRY_INT8 1
+#endif
+
+namespace agentry {
+
+void quantizeColumns(const float* b, size_t k, size_t n, int8_t* packed, float* scales, int32_t* sums) {
+  for (size_t j = 0; j < n; j++) {
+    float largest = 0;
+    for (size_t p = 0; p < k; p++) largest = std::fmax(largest, std::fabs(b[p * n + j]));
+    scales[j] = largest > 0 ? largest / 127 : 1;
+    sums[j] = 0;
+  }
+  // Panel j / PANEL, group of rows p / 4: PANEL columns × 4 rows, each column's 4 bytes together.
+  for (size_t p = 0; p < k; p++) {
+    for (size_t j = 0; j < n; j++) {
+      const long q = std::lrint(b[p * n + j] / scales[j]);
+      const int8_t value = static_cast<int8_t>(q < -127 ? -127 : q > 127 ? 127 : q);
+      packed[(j / PANEL) * k * PANEL + (p / 4) * PANEL * 4 + (j % PANEL) * 4 + p % 4] = value;
+      sums[j] += value;
+    }
+  }
+}
+
+#ifdef AGENTRY_INT8
+
+bool int8Supported() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vnni");
+}
+
+namespace {
+
+constexpr int MR = 8;
+
+__attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void tile(
+    const uint8_t* a, size_t k, const int8_t* b, const float* rowScales, const float* scales, const int32_t* sums,
+    float* c, size_t ldc, int rows, const float* bias, bool relu) {
+  __m512i acc[MR][2];
+  for (int r = 0; r < MR; r++) acc[r][0] = acc[r][1] = _mm512_setzero_si512();
+  for (size_t p = 0; p < k / 4; p++) {
+    const __m512i b0 = _mm512_loadu_si512(b + p * PANEL * 4);
+    const __m512i b1 = _mm512_loadu_si512(b + p * PANEL * 4 + 64);
+    for (int r = 0; r < MR; r++) {
+      if (r < rows) {
+        uint32_t four;
+        std::memcpy(&four, a + r * k + 4 * p, 4);
+        const __m512i s = _mm512_set1_epi32(static_cast<int>(four));
+        acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], s, b0);
+        acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], s, b1);
+      }
+    }
+  }
+  const __m512i offset0 = _mm512_slli_epi32(_mm512_loadu_si512(sums), 7);
+  const __m512i offset1 = _mm512_slli_epi32(_mm512_loadu_si512(sums + 16), 7);
+  const __m512 scale0 = _mm512_loadu_ps(scales);
+  const __m512 scale1 = _mm512_loadu_ps(scales + 16);
+  const __m512 bias0 = bias != nullptr ? _mm512_loadu_ps(bias) : _mm512_setzero_ps();
+  const __m512 bias1 = bias != nullptr ? _mm512_loadu_ps(bias + 16) : _mm512_setzero_ps();
+  for (int r = 0; r < rows; r++) {
+    const __m512 rowScale = _mm512_set1_ps(rowScales[r]);
+    __m512 x0 = _mm512_cvtepi32_ps(_mm512_sub_epi32(acc[r][0], offset0));
+    __m512 x1 = _mm512_cvtepi32_ps(_mm512_sub_epi32(acc[r][1], offset1));
+    x0 = _mm512_fmadd_ps(x0, _mm512_mul_ps(scale0, rowScale), bias0);
+    x1 = _mm512_fmadd_ps(x1, _mm512_mul_ps(scale1, rowScale), bias1);
+    if (relu) {
+      x0 = _mm512_max_ps(x0, _mm512_setzero_ps());
+      x1 = _mm512_max_ps(x1, _mm512_setzero_ps());
+    }
+    _mm512_storeu_ps(c + r * ldc, x0);
+    _mm512_storeu_ps(c + r * ldc + 16, x1);
+  }
+}
+
+// A row of floats to bytes: q = round(x / scale) + 128, scale = max |x| / 127.
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void quantizeRow(const float* row, size_t k, uint8_t* out,
+                                                                          float* scale) {
+  __m512 largest = _mm512_setzero_ps();
+  size_t p = 0;
+  for (; p + 16 <= k; p += 16) largest = _mm512_max_ps(largest, _mm512_abs_ps(_mm512_loadu_ps(row + p)));
+  float peak = _mm512_reduce_max_ps(largest);
+  for (; p < k; p++) peak = std::fmax(peak, std::fabs(row[p]));
+  *scale = peak > 0 ? peak / 127 : 1;
+  const float inverse = 1 / *scale;
+  const __m512 factor = _mm512_set1_ps(inverse);
+  const __m512i offset = _mm512_set1_epi32(128);
+  for (p = 0; p + 16 <= k; p += 16) {
+    // Rounded to nearest (even), as the scalar tail's nearbyint; 128 + q is in [1, 255].
+    const __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(row + p), factor)), offset);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + p), _mm512_cvtepi32_epi8(q));
+  }
+  for (; p < k; p++) out[p] = static_cast<uint8_t>(static_cast<int>(std::nearbyint(row[p] * inverse)) + 128);
+}
+
+}  // namespace
+
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void gemmInt8(
+    const float* a, const int8_t* b, const float* scales, const int32_t* sums, float* c, size_t m, size_t k, size_t n,
+    const float* bias, bool relu, uint8_t* rowScratch, float* rowScales) {
+  for (size_t i = 0; i < m; i++) quantizeRow(a + i * k, k, rowScratch + i * k, rowScales + i);
+  for (size_t j = 0; j < n / PANEL; j++) {
+    for (size_t i = 0; i < m; i += MR) {
+      const int rows = m - i < static_cast<size_t>(MR) ? static_cast<int>(m - i) : MR;
+      tile(rowScratch + i * k, k, b + j * k * PANEL, rowScales + i, scales + j * PANEL, sums + j * PANEL,
+           c + i * n + j * PANEL, n, rows, bias != nullptr ? bias + j * PANEL : nullptr, relu);
+    }
+  }
+}
+
+#else
+
+bool int8Supported() { return false; }
+
+void gemmInt8(const float*, const int8_t*, const float*, const int32_t*, float*, size_t, size_t, size_t, const float*,
+              bool, uint8_t*, float*) {}
+
+#endif
+
+}  // namespace agentry

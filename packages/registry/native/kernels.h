@@ -1,0 +1,39 @@
+// The float32 and int8 kernels of the USE-lite encoder (src/search/embeddings/use-lite-encoder.ts).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace agentry {
+
+// Columns in a panel of a packed right-hand matrix: each panel is k rows of PANEL contiguous values (the last panel
+// zero-padded), so a multiply reads a weight matrix in order.
+constexpr size_t PANEL = 32;
+
+// c[m×n] = a[m×k] · b[k×n] (+ bias[n]) (then max(0, ·)); a and c row-major, b in float panels.
+void gemmF32(const float* a, const float* b, float* c, size_t m, size_t k, size_t n, const float* bias, bool relu);
+
+// Whether this CPU has the int8 dot product (AVX-512 VNNI) that gemmInt8 needs.
+bool int8Supported();
+
+// Quantises a row-major k×n float matrix (k a multiple of 4, n of PANEL) for gemmInt8: each column scaled by its
+// largest magnitude to [-127, 127] (scales[n]), packed in panels of PANEL columns by groups of 4 rows (packed[k·n]),
+// with each column's sum of quantised values (sums[n]).
+void quantizeColumns(const float* b, size_t k, size_t n, int8_t* packed, float* scales, int32_t* sums);
+
+// c = a · b as gemmF32, with b quantised by quantizeColumns and each row of a quantised to int8 on the fly (its own
+// scale); products are summed exactly in int32 and scaled back. `rowScratch` holds m·k bytes and m floats.
+void gemmInt8(const float* a, const int8_t* b, const float* scales, const int32_t* sums, float* c, size_t m, size_t k,
+              size_t n, const float* bias, bool relu, uint8_t* rowScratch, float* rowScales);
+
+// Normalises each row of input[rows × width]: (x - mean) / sqrt(variance + epsilon) · scale + bias.
+void layerNorm(const float* input, float* output, size_t rows, size_t width, const float* scale, const float* bias,
+               double epsilon);
+
+// Self-attention of t tokens from fused projections qkv[t × 3·width] (query, key, value side by side) into
+// out[t × width]: for each of `heads` heads, softmax((q·scale)·kᵀ)·v. `scratch` holds attentionScratch(t, depth)
+// floats, depth = width / heads.
+void attention(const float* qkv, float* out, size_t t, size_t width, size_t heads, float scale, float* scratch);
+size_t attentionScratch(size_t t, size_t depth);
+
+}  // namespace agentry

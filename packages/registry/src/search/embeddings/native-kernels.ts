@@ -1,0 +1,134 @@
+/**
+ * The native kernels (`native/`, built by node-gyp when the package is installed) that the USE-lite encoder runs
+ * on: float32 and int8 matrix multiplies, layer normalisation and self-attention. Where they were not built (no C++
+ * toolchain), this says why and USE-lite runs on TF.js instead.
+ */
+import { createRequire } from 'node:module';
+
+/**
+ * c[m×n] = a[m×k] · b[k×n] (+ bias[n]) (then max(0, ·)). a and c are row-major; b is in column panels
+ * (packColumns).
+ */
+export type Matmul = (
+  a: Float32Array,
+  b: Float32Array,
+  c: Float32Array,
+  m: number,
+  k: number,
+  n: number,
+  bias: Float32Array | null,
+  relu: boolean,
+) => void;
+
+/** Normalises each row of input[rows × width] into output: (x - mean) / sqrt(variance + epsilon) · scale + bias. */
+export type LayerNorm = (
+  input: Float32Array,
+  output: Float32Array,
+  rows: number,
+  width: number,
+  scale: Float32Array,
+  bias: Float32Array,
+  epsilon: number,
+) => void;
+
+/**
+ * Self-attention of t tokens: qkv[t × 3·width] holds each token's query, key and value side by side; for each of
+ * `heads` heads (width / heads columns each), out = softmax((q · scale) · kᵀ) · v, into out[t × width].
+ */
+export type Attention = (
+  qkv: Float32Array,
+  out: Float32Array,
+  t: number,
+  width: number,
+  heads: number,
+  scale: number,
+) => void;
+
+/**
+ * Quantises a row-major k×n float matrix (k a multiple of 4, n of PANEL) for matmulInt8: each column scaled by its
+ * largest magnitude to int8 (scales), in panels (packed, k·n bytes), with each column's sum of quantised values.
+ */
+export type QuantizeColumns = (
+  b: Float32Array,
+  k: number,
+  n: number,
+  packed: Int8Array,
+  scales: Float32Array,
+  sums: Int32Array,
+) => void;
+
+/** c = a · b as Matmul, with b from quantizeColumns and each row of a quantised to int8 by its own scale. */
+export type MatmulInt8 = (
+  a: Float32Array,
+  packed: Int8Array,
+  scales: Float32Array,
+  sums: Int32Array,
+  c: Float32Array,
+  m: number,
+  k: number,
+  n: number,
+  bias: Float32Array | null,
+  relu: boolean,
+) => void;
+
+export interface NativeKernels {
+  matmul: Matmul;
+  layerNorm: LayerNorm;
+  attention: Attention;
+  quantizeColumns: QuantizeColumns;
+  matmulInt8: MatmulInt8;
+  /** Whether matmulInt8 runs on this CPU (it needs AVX-512 VNNI). */
+  int8: boolean;
+}
+
+/**
+ * Columns a panel of b holds. The kernel reads b a panel at a time, each panel k rows of PANEL contiguous floats,
+ * so that a weight matrix is read in order rather than one short run per row (a run per row cost twice the time).
+ */
+export const PANEL = 32;
+
+/** Built beside package.json; this module sits three folders down in both src/ and dist/. */
+const ADDON = '../../../build/Release/agentry_kernels.node';
+
+let loaded: NativeKernels | Error | undefined;
+
+/** The native kernels, or the reason they cannot be loaded. */
+export function loadNativeKernels(): NativeKernels | Error {
+  if (loaded === undefined) {
+    try {
+      const addon = createRequire(import.meta.url)(ADDON) as NativeKernels & { PANEL: number };
+      const { matmul, layerNorm, attention, quantizeColumns, matmulInt8, int8 } = addon;
+      loaded =
+        addon.PANEL === PANEL
+          ? { matmul, layerNorm, attention, quantizeColumns, matmulInt8, int8 }
+          : new Error(`the native multiply takes panels of ${addon.PANEL} columns, not ${PANEL}`);
+    } catch (error) {
+      loaded = error instanceof Error ? error : new Error(String(error));
+    }
+  }
+  return loaded;
+}
+
+/** Floats that a k×n matrix takes in panels (the last panel padded to PANEL columns). */
+export function packedLength(k: number, n: number): number {
+  return Math.ceil(n / PANEL) * PANEL * k;
+}
+
+/** Where element (row, column) of a k-row matrix goes in its panels. */
+export function packedIndex(k: number, row: number, column: number): number {
+  const panel = Math.floor(column / PANEL);
+  return panel * k * PANEL + row * PANEL + (column - panel * PANEL);
+}
+
+/** A row-major k×n matrix in panels. */
+export function packColumns(matrix: Float32Array, k: number, n: number): Float32Array {
+  if (matrix.length < k * n)
+    throw new RangeError(`packColumns: ${matrix.length} floats cannot hold ${k}×${n}`);
+  const packed = new Float32Array(packedLength(k, n));
+  for (let row = 0; row < k; row++) {
+    for (let column = 0; column < n; column++) {
+      packed[packedIndex(k, row, column)] = matrix[row * n + column]!;
+    }
+  }
+  return packed;
+}

@@ -1,0 +1,249 @@
+/**
+ * The native kernels (native/) that USE-lite runs on compute what plain loops compute, for any shape (panels of 32
+ * columns and tiles of 8 rows, with and without remainders): the float32 multiply with and without bias and ReLU,
+ * the int8 multiply to within its quantisation, layer normalisation and self-attention; and they refuse arguments
+ * that do not fit instead of reading past an array.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import {
+  loadNativeKernels,
+  type NativeKernels,
+  packColumns,
+} from '../../src/search/embeddings/native-kernels.js';
+
+const loaded = loadNativeKernels();
+
+function kernels(): NativeKernels {
+  if (loaded instanceof Error) throw loaded;
+  return loaded;
+}
+
+/** A deterministic stream of numbers in [-0.5, 0.5) from a seed. */
+function numbers(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32 - 0.5;
+  };
+}
+
+const close = (actual: number, expected: number, tolerance: number, what: string) =>
+  assert.ok(
+    Math.abs(actual - expected) <= tolerance * (1 + Math.abs(expected)),
+    `${what} = ${actual}, expected ${expected}`,
+  );
+
+function reference(a: Float32Array, b: Float32Array, m: number, k: number, n: number, bias?: Float32Array) {
+  const c = new Float64Array(m * n);
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < n; j++) {
+      let sum = bias?.[j] ?? 0;
+      for (let p = 0; p < k; p++) sum += a[i * k + p]! * b[p * n + j]!;
+      c[i * n + j] = sum;
+    }
+  }
+  return c;
+}
+
+test('the native kernels are built (npm install builds them; without them USE-lite runs on TF.js, 10-25× slower)', () => {
+  assert.ok(!(loaded instanceof Error), loaded instanceof Error ? loaded.message : '');
+});
+
+test('float32 products match a plain loop for any shape, bias and ReLU', () => {
+  const { matmul } = kernels();
+  const shape = fc.record({
+    m: fc.integer({ min: 0, max: 20 }),
+    k: fc.integer({ min: 0, max: 70 }),
+    n: fc.integer({ min: 0, max: 100 }),
+    bias: fc.boolean(),
+    relu: fc.boolean(),
+    seed: fc.integer(),
+  });
+  fc.assert(
+    fc.property(shape, ({ m, k, n, bias, relu, seed }) => {
+      const random = numbers(seed);
+      const a = Float32Array.from({ length: m * k }, random);
+      const b = Float32Array.from({ length: k * n }, random);
+      const offsets = bias ? Float32Array.from({ length: n }, random) : undefined;
+      const c = new Float32Array(m * n).fill(Number.NaN);
+      matmul(a, packColumns(b, k, n), c, m, k, n, offsets ?? null, relu);
+      const expected = reference(a, b, m, k, n, offsets);
+      for (let i = 0; i < m * n; i++) {
+        const want = relu ? Math.max(0, expected[i]!) : expected[i]!;
+        assert.ok(
+          Math.abs(c[i]! - want) <= 1e-4 * (1 + Math.abs(want)),
+          `c[${i}] = ${c[i]}, expected ${want}`,
+        );
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('arguments that do not fit are refused', () => {
+  const { matmul, layerNorm, attention, quantizeColumns } = kernels();
+  const a = new Float32Array(6);
+  const b = packColumns(new Float32Array(6), 3, 2);
+  const c = new Float32Array(4);
+  assert.throws(() => matmul(a, b, new Float32Array(3), 2, 3, 2, null, false), /shorter than its dimensions/);
+  assert.throws(() => matmul(a, new Float32Array(6), c, 2, 3, 2, null, false), /shorter than its dimensions/);
+  assert.throws(() => matmul(a, b, c, 2, 3, 2, new Float32Array(1), false), /bias must be null or n floats/);
+  assert.throws(() => matmul(a, b, c, 2, 3.5, 2, null, false), /non-negative integers/);
+  assert.throws(() => matmul(a, b, c, -1, 3, 2, null, false), /non-negative integers/);
+  const floats64 = new Float64Array(6) as unknown as Float32Array;
+  assert.throws(() => matmul(floats64, b, c, 2, 3, 2, null, false), /Float32Arrays/);
+  assert.throws(() => matmul(a, b, c, 2, 3, 2, floats64, false), /bias must be/);
+  matmul(a, b, c, 2, 3, 2, null, false);
+  assert.deepEqual([...c], [0, 0, 0, 0]);
+  const row = new Float32Array(8);
+  assert.throws(
+    () => layerNorm(row, new Float32Array(4), 2, 4, row, row, 1e-6),
+    /shorter than its dimensions/,
+  );
+  assert.throws(() => layerNorm(row, row, 2, 4, row, row, 0), /epsilon/);
+  assert.throws(() => attention(new Float32Array(11), row, 1, 4, 2, 1), /shorter than its dimensions/);
+  assert.throws(() => attention(new Float32Array(12), row, 1, 4, 3, 1), /heads dividing width/);
+  const weights = new Float32Array(4 * 32);
+  const packed = new Int8Array(4 * 32);
+  assert.throws(
+    () => quantizeColumns(weights, 3, 32, packed, new Float32Array(32), new Int32Array(32)),
+    /multiple/,
+  );
+  assert.throws(
+    () => quantizeColumns(weights, 4, 32, packed, new Float32Array(31), new Int32Array(32)),
+    /shorter/,
+  );
+});
+
+test('layer normalisation matches a plain loop', () => {
+  const { layerNorm } = kernels();
+  const shape = fc.record({
+    rows: fc.integer({ min: 0, max: 6 }),
+    width: fc.integer({ min: 1, max: 80 }),
+    seed: fc.integer(),
+  });
+  fc.assert(
+    fc.property(shape, ({ rows, width, seed }) => {
+      const random = numbers(seed);
+      const input = Float32Array.from({ length: rows * width }, () => random() * 8);
+      const scale = Float32Array.from({ length: width }, random);
+      const bias = Float32Array.from({ length: width }, random);
+      const output = new Float32Array(rows * width);
+      layerNorm(input, output, rows, width, scale, bias, 1e-6);
+      for (let r = 0; r < rows; r++) {
+        const x = [...input.subarray(r * width, (r + 1) * width)];
+        const mean = x.reduce((sum, v) => sum + v, 0) / width;
+        const variance = x.reduce((sum, v) => sum + (v - mean) ** 2, 0) / width;
+        for (let i = 0; i < width; i++) {
+          const expected = ((x[i]! - mean) / Math.sqrt(variance + 1e-6)) * scale[i]! + bias[i]!;
+          close(output[r * width + i]!, expected, 1e-4, `row ${r}[${i}]`);
+        }
+      }
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test('self-attention matches a plain loop for any number of tokens and heads', () => {
+  const { attention } = kernels();
+  const shape = fc.record({
+    t: fc.integer({ min: 1, max: 40 }),
+    heads: fc.integer({ min: 1, max: 4 }),
+    depth: fc.integer({ min: 1, max: 40 }),
+    seed: fc.integer(),
+  });
+  fc.assert(
+    fc.property(shape, ({ t, heads, depth, seed }) => {
+      const random = numbers(seed);
+      const width = heads * depth;
+      const qkv = Float32Array.from({ length: t * 3 * width }, () => random() * 4);
+      const out = new Float32Array(t * width);
+      attention(qkv, out, t, width, heads, 0.25);
+      const at = (token: number, part: number, h: number, d: number) =>
+        qkv[token * 3 * width + part * width + h * depth + d]!;
+      for (let h = 0; h < heads; h++) {
+        for (let i = 0; i < t; i++) {
+          const scores = Array.from({ length: t }, (_, j) => {
+            let dot = 0;
+            for (let d = 0; d < depth; d++) dot += at(i, 0, h, d) * 0.25 * at(j, 1, h, d);
+            return dot;
+          });
+          const max = Math.max(...scores);
+          const weights = scores.map((score) => Math.exp(score - max));
+          const sum = weights.reduce((a, b) => a + b, 0);
+          for (let d = 0; d < depth; d++) {
+            const expected = weights.reduce((acc, w, j) => acc + (w / sum) * at(j, 2, h, d), 0);
+            close(out[i * width + h * depth + d]!, expected, 1e-4, `head ${h} token ${i} [${d}]`);
+          }
+        }
+      }
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test('int8 products are within their quantisation of the float products (where the CPU has AVX-512 VNNI)', (t) => {
+  const { int8, quantizeColumns, matmulInt8 } = kernels();
+  if (!int8) {
+    // The float32 engine serves such a machine; the engines test covers which one is chosen.
+    t.diagnostic('this CPU has no AVX-512 VNNI: matmulInt8 refuses to run');
+    assert.throws(
+      () =>
+        matmulInt8(
+          new Float32Array(4),
+          new Int8Array(128),
+          new Float32Array(32),
+          new Int32Array(32),
+          new Float32Array(32),
+          1,
+          4,
+          32,
+          null,
+          false,
+        ),
+      /VNNI/,
+    );
+    return;
+  }
+  const shape = fc.record({
+    m: fc.integer({ min: 0, max: 20 }),
+    k: fc.integer({ min: 1, max: 40 }).map((x) => 4 * x),
+    n: fc.integer({ min: 1, max: 3 }).map((x) => 32 * x),
+    bias: fc.boolean(),
+    relu: fc.boolean(),
+    seed: fc.integer(),
+  });
+  fc.assert(
+    fc.property(shape, ({ m, k, n, bias, relu, seed }) => {
+      const random = numbers(seed);
+      const a = Float32Array.from({ length: m * k }, random);
+      const b = Float32Array.from({ length: k * n }, random);
+      const offsets = bias ? Float32Array.from({ length: n }, random) : undefined;
+      const packed = new Int8Array(k * n);
+      const scales = new Float32Array(n);
+      const sums = new Int32Array(n);
+      quantizeColumns(b, k, n, packed, scales, sums);
+      const c = new Float32Array(m * n).fill(Number.NaN);
+      matmulInt8(a, packed, scales, sums, c, m, k, n, offsets ?? null, relu);
+      const expected = reference(a, b, m, k, n, offsets);
+      for (let i = 0; i < m * n; i++) {
+        const want = relu ? Math.max(0, expected[i]!) : expected[i]!;
+        // Each operand is off by at most half a step of its scale: max |x| / 127 for a row of a, scales[j] for b.
+        const row = Math.floor(i / n);
+        const column = i % n;
+        const rowValues = [...a.subarray(row * k, (row + 1) * k)];
+        const rowScale = Math.max(...rowValues.map(Math.abs)) / 127;
+        const columnScale = scales[column]!;
+        let bound = 1e-5;
+        for (let p = 0; p < k; p++) {
+          bound += (Math.abs(rowValues[p]!) * columnScale + Math.abs(b[p * n + column]!) * rowScale) / 2;
+          bound += (rowScale * columnScale) / 4;
+        }
+        assert.ok(Math.abs(c[i]! - want) <= bound, `c[${i}] = ${c[i]}, expected ${want} ± ${bound}`);
+      }
+    }),
+    { numRuns: 200 },
+  );
+});
