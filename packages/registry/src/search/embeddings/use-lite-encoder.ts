@@ -60,7 +60,8 @@ const ENCODE = 'Encoder_en/KonaTransformer/Encode';
 
 export class UseLiteEncoder {
   private readonly embeddings: Tensor;
-  private readonly frequencies: Float32Array;
+  /** The timing signal of each position: [sin(t·f), cos(t·f)] over the model's frequencies f. */
+  private readonly timing: Float32Array;
   private readonly epsilon: number;
   private readonly layers: Layer[];
   private readonly pooled: Weights;
@@ -102,7 +103,17 @@ export class UseLiteEncoder {
       bias: vector(`${prefix}layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`),
     });
     this.embeddings = tensor('module/Embeddings_en');
-    this.frequencies = vector(`${STACK}/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`);
+    const frequencies = vector(`${STACK}/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`);
+    this.timing = new Float32Array(MAX_TOKENS * 2 * frequencies.length);
+    for (let t = 0; t < MAX_TOKENS; t++) {
+      const at = t * 2 * frequencies.length;
+      frequencies.forEach((frequency, i) => {
+        // Math.fround: the graph multiplies in float32 before taking the sine.
+        const angle = Math.fround(t * frequency);
+        this.timing[at + i] = Math.sin(angle);
+        this.timing[at + frequencies.length + i] = Math.cos(angle);
+      });
+    }
     this.epsilon = vector(`${STACK}/Layer_1/TransformerLayer/FFN/layer_prepostprocess/layer_norm/Cast/x`)[0]!;
     this.layers = [0, 1].map((index): Layer => {
       const own = `${ENCODE}/Layer_${index}/TransformerLayer/`;
@@ -167,7 +178,6 @@ export class UseLiteEncoder {
       for (let i = 0; i < t * OUTPUT; i++) hidden[i]! += base[i]!;
       // Feed-forward, with its residual.
       this.layerNorm(hidden, t, OUTPUT, layer.ffnNorm, normed);
-      const inner = layer.ffn1.columns;
       const wide = this.scratch.wide;
       this.linear(normed, layer.ffn1, wide, t, layer.ffn1Bias, true);
       this.linear(wide, layer.ffn2, x, t, layer.ffn2Bias, false);
@@ -181,19 +191,14 @@ export class UseLiteEncoder {
   /** 2·embedding + the sinusoidal timing signal of each position. */
   private inputs(ids: readonly number[], out: Float32Array): void {
     const width = this.embeddings.shape[1]!;
-    const half = this.frequencies.length;
     const rowsInTable = this.embeddings.shape[0]!;
     for (let t = 0; t < ids.length; t++) {
       const id = ids[t]!;
       if (!(id >= 0 && id < rowsInTable)) throw new RangeError(`USE-lite: token id ${id} is out of range`);
       const row = this.embeddings.data.subarray(id * width, (id + 1) * width);
+      const timing = this.timing.subarray(t * width, (t + 1) * width);
       const at = t * width;
-      for (let i = 0; i < width; i++) out[at + i] = 2 * row[i]!;
-      for (let i = 0; i < half; i++) {
-        const angle = t * this.frequencies[i]!;
-        out[at + i]! += Math.sin(angle);
-        out[at + half + i]! += Math.cos(angle);
-      }
+      for (let i = 0; i < width; i++) out[at + i] = 2 * row[i]! + timing[i]!;
     }
   }
 
