@@ -138,7 +138,8 @@ napi_value MatmulInt8(napi_env env, napi_callback_info info) {
   if (m == 0 || n == 0) return nullptr;
   std::vector<uint8_t> rows(m * k);
   std::vector<float> rowScales(m);
-  agentry::gemmInt8(a, packed, scales, sums, c, m, k, n, bias, relu, rows.data(), rowScales.data());
+  std::vector<int32_t> rowZeros(m);
+  agentry::gemmInt8(a, packed, scales, sums, c, m, k, n, bias, relu, rows.data(), rowScales.data(), rowZeros.data());
   return nullptr;
 }
 

@@ -1,7 +1,8 @@
 // The int8 matrix multiply, on AVX-512 VNNI (vpdpbusd: 64 multiply-adds of unsigned by signed bytes an
-// instruction, four times float32's). Weights are quantised once, per column; each row of the left matrix is
-// quantised when it is multiplied, to [-127, 127] by its own scale and stored offset by 128 as unsigned bytes, so
-// that Σ (q_a + 128) · q_b − 128 · Σ q_b is the exact integer product of the quantised values.
+// instruction, four times float32's). Weights are quantised once, per column, to [-127, 127]. Each row of the left
+// matrix is quantised when it is multiplied, over its own range: x ≈ scale · (q − zero) with q in [0, 255], so a
+// row of ReLU outputs (all ≥ 0) uses all 256 steps rather than half of them. Σ q · q_b − zero · Σ q_b is then the
+// exact integer product of the quantised values.
 #include <cmath>
 #include <cstring>
 
@@ -45,8 +46,8 @@ namespace {
 constexpr int MR = 8;
 
 __attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void tile(
-    const uint8_t* a, size_t k, const int8_t* b, const float* rowScales, const float* scales, const int32_t* sums,
-    float* c, size_t ldc, int rows, const float* bias, bool relu) {
+    const uint8_t* a, size_t k, const int8_t* b, const float* rowScales, const int32_t* rowZeros, const float* scales,
+    const int32_t* sums, float* c, size_t ldc, int rows, const float* bias, bool relu) {
   __m512i acc[MR][2];
   for (int r = 0; r < MR; r++) acc[r][0] = acc[r][1] = _mm512_setzero_si512();
   for (size_t p = 0; p < k / 4; p++) {
@@ -62,16 +63,17 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline voi
       }
     }
   }
-  const __m512i offset0 = _mm512_slli_epi32(_mm512_loadu_si512(sums), 7);
-  const __m512i offset1 = _mm512_slli_epi32(_mm512_loadu_si512(sums + 16), 7);
+  const __m512i sums0 = _mm512_loadu_si512(sums);
+  const __m512i sums1 = _mm512_loadu_si512(sums + 16);
   const __m512 scale0 = _mm512_loadu_ps(scales);
   const __m512 scale1 = _mm512_loadu_ps(scales + 16);
   const __m512 bias0 = bias != nullptr ? _mm512_loadu_ps(bias) : _mm512_setzero_ps();
   const __m512 bias1 = bias != nullptr ? _mm512_loadu_ps(bias + 16) : _mm512_setzero_ps();
   for (int r = 0; r < rows; r++) {
     const __m512 rowScale = _mm512_set1_ps(rowScales[r]);
-    __m512 x0 = _mm512_cvtepi32_ps(_mm512_sub_epi32(acc[r][0], offset0));
-    __m512 x1 = _mm512_cvtepi32_ps(_mm512_sub_epi32(acc[r][1], offset1));
+    const __m512i zero = _mm512_set1_epi32(rowZeros[r]);
+    __m512 x0 = _mm512_cvtepi32_ps(_mm512_sub_epi32(acc[r][0], _mm512_mullo_epi32(sums0, zero)));
+    __m512 x1 = _mm512_cvtepi32_ps(_mm512_sub_epi32(acc[r][1], _mm512_mullo_epi32(sums1, zero)));
     x0 = _mm512_fmadd_ps(x0, _mm512_mul_ps(scale0, rowScale), bias0);
     x1 = _mm512_fmadd_ps(x1, _mm512_mul_ps(scale1, rowScale), bias1);
     if (relu) {
@@ -83,36 +85,52 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline voi
   }
 }
 
-// A row of floats to bytes: q = round(x / scale) + 128, scale = max |x| / 127.
+// A row of floats to bytes over its range [min(x, 0), max(x, 0)]: q = round(x / scale) + zero.
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void quantizeRow(const float* row, size_t k, uint8_t* out,
-                                                                          float* scale) {
-  __m512 largest = _mm512_setzero_ps();
+                                                                          float* scale, int32_t* zero) {
+  __m512 lowest = _mm512_setzero_ps();
+  __m512 highest = _mm512_setzero_ps();
   size_t p = 0;
-  for (; p + 16 <= k; p += 16) largest = _mm512_max_ps(largest, _mm512_abs_ps(_mm512_loadu_ps(row + p)));
-  float peak = _mm512_reduce_max_ps(largest);
-  for (; p < k; p++) peak = std::fmax(peak, std::fabs(row[p]));
-  *scale = peak > 0 ? peak / 127 : 1;
+  for (; p + 16 <= k; p += 16) {
+    const __m512 x = _mm512_loadu_ps(row + p);
+    lowest = _mm512_min_ps(lowest, x);
+    highest = _mm512_max_ps(highest, x);
+  }
+  float low = _mm512_reduce_min_ps(lowest);
+  float high = _mm512_reduce_max_ps(highest);
+  for (; p < k; p++) {
+    low = std::fmin(low, row[p]);
+    high = std::fmax(high, row[p]);
+  }
+  *scale = high > low ? (high - low) / 255 : 1;
   const float inverse = 1 / *scale;
+  *zero = static_cast<int32_t>(std::nearbyint(-low * inverse));
   const __m512 factor = _mm512_set1_ps(inverse);
-  const __m512i offset = _mm512_set1_epi32(128);
+  const __m512i offset = _mm512_set1_epi32(*zero);
+  const __m512i bottom = _mm512_setzero_si512();
+  const __m512i top = _mm512_set1_epi32(255);
   for (p = 0; p + 16 <= k; p += 16) {
-    // Rounded to nearest (even), as the scalar tail's nearbyint; 128 + q is in [1, 255].
-    const __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(row + p), factor)), offset);
+    // Rounded to nearest (even), as the scalar tail's nearbyint; clamped against rounding at the ends.
+    __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(row + p), factor)), offset);
+    q = _mm512_min_epi32(_mm512_max_epi32(q, bottom), top);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + p), _mm512_cvtepi32_epi8(q));
   }
-  for (; p < k; p++) out[p] = static_cast<uint8_t>(static_cast<int>(std::nearbyint(row[p] * inverse)) + 128);
+  for (; p < k; p++) {
+    const int q = static_cast<int>(std::nearbyint(row[p] * inverse)) + *zero;
+    out[p] = static_cast<uint8_t>(q < 0 ? 0 : q > 255 ? 255 : q);
+  }
 }
 
 }  // namespace
 
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void gemmInt8(
     const float* a, const int8_t* b, const float* scales, const int32_t* sums, float* c, size_t m, size_t k, size_t n,
-    const float* bias, bool relu, uint8_t* rowScratch, float* rowScales) {
-  for (size_t i = 0; i < m; i++) quantizeRow(a + i * k, k, rowScratch + i * k, rowScales + i);
+    const float* bias, bool relu, uint8_t* rowScratch, float* rowScales, int32_t* rowZeros) {
+  for (size_t i = 0; i < m; i++) quantizeRow(a + i * k, k, rowScratch + i * k, rowScales + i, rowZeros + i);
   for (size_t j = 0; j < n / PANEL; j++) {
     for (size_t i = 0; i < m; i += MR) {
       const int rows = m - i < static_cast<size_t>(MR) ? static_cast<int>(m - i) : MR;
-      tile(rowScratch + i * k, k, b + j * k * PANEL, rowScales + i, scales + j * PANEL, sums + j * PANEL,
+      tile(rowScratch + i * k, k, b + j * k * PANEL, rowScales + i, rowZeros + i, scales + j * PANEL, sums + j * PANEL,
            c + i * n + j * PANEL, n, rows, bias != nullptr ? bias + j * PANEL : nullptr, relu);
     }
   }
@@ -123,7 +141,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void gemmInt8(
 bool int8Supported() { return false; }
 
 void gemmInt8(const float*, const int8_t*, const float*, const int32_t*, float*, size_t, size_t, size_t, const float*,
-              bool, uint8_t*, float*) {}
+              bool, uint8_t*, float*, int32_t*) {}
 
 #endif
 

@@ -21,10 +21,11 @@ bool int8Supported();
 // with each column's sum of quantised values (sums[n]).
 void quantizeColumns(const float* b, size_t k, size_t n, int8_t* packed, float* scales, int32_t* sums);
 
-// c = a · b as gemmF32, with b quantised by quantizeColumns and each row of a quantised to int8 on the fly (its own
-// scale); products are summed exactly in int32 and scaled back. `rowScratch` holds m·k bytes and m floats.
+// c = a · b as gemmF32, with b quantised by quantizeColumns and each row of a quantised to 8 bits on the fly (over
+// its own range); products are summed exactly in int32 and scaled back. The scratch holds m·k bytes, m scales and
+// m zero points.
 void gemmInt8(const float* a, const int8_t* b, const float* scales, const int32_t* sums, float* c, size_t m, size_t k,
-              size_t n, const float* bias, bool relu, uint8_t* rowScratch, float* rowScales);
+              size_t n, const float* bias, bool relu, uint8_t* rowScratch, float* rowScales, int32_t* rowZeros);
 
 // Normalises each row of input[rows × width]: (x - mean) / sqrt(variance + epsilon) · scale + bias.
 void layerNorm(const float* input, float* output, size_t rows, size_t width, const float* scale, const float* bias,

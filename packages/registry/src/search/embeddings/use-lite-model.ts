@@ -4,8 +4,9 @@
  * or on the calling thread where workers are not available.
  *
  * Three engines compute its vectors, the first that this machine can run being the default:
- * - `int8`: the encoder of use-lite-encoder.ts on the native kernels, its weight multiplies in int8 (AVX-512 VNNI);
- *   about 4 ms for a 300-character text on one core here, its vectors within a cosine of 0.999 of float32's;
+ * - `int8`: the encoder of use-lite-encoder.ts on the native kernels, its feed-forward multiplies in 8 bits
+ *   (AVX-512 VNNI); about 5 ms for a 300-character text on one core here, its vectors within a cosine of 0.9995 of
+ *   float32's and the search benchmarks' NDCG unchanged (bench/search-quality);
  * - `float32`: the same encoder in float32 (any CPU the kernels build on), about 11 ms, TF.js's vectors to a cosine
  *   of 0.99999;
  * - `tfjs`: the model's TF.js graph on TF.js's WASM backend, about 90 ms, the fallback where the native kernels were
