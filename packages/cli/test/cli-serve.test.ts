@@ -62,6 +62,7 @@ describe('agentry serve, register and search', () => {
 
   test('prints the admin token once, on the first start, and registers the demo agents', () => {
     assert.match(token, /^agentry_/);
+    assert.deepEqual(registry.ready['search'], { mode: 'lexical' });
     const demo = registry.ready['demo'] as Array<{ id: string }>;
     assert.deepEqual(demo.map((agent) => agent.id).sort(), ['flights', 'summarizer', 'translator']);
   });
@@ -147,5 +148,40 @@ describe('agentry serve, register and search', () => {
     const away = await agentryAsync(['search', 'anything', '--registry', 'http://127.0.0.1:9']);
     assert.equal(away.status, 2);
     assert.match(away.stderr, /Cannot reach the registry/);
+  });
+});
+
+describe('agentry serve says how it searches', () => {
+  test('with USE-lite, on the engine it will run (the native kernels are built here), or the one named', async () => {
+    for (const [env, engine] of [
+      [{}, undefined],
+      [{ AGENTRY_USE_LITE_ENGINE: 'tfjs' }, 'tfjs'],
+    ] as const) {
+      const server = await agentryServer(
+        ['serve', '--port', '0', '--db', join(dir, `engine-${engine}.db`), '--json'],
+        {
+          AGENTRY_ADMIN_TOKEN: 'admin-token-0123456789abcdefghij',
+          ...env,
+        },
+      );
+      try {
+        const search = server.ready['search'] as Record<string, string>;
+        assert.equal(search['mode'], 'hybrid');
+        assert.equal(search['embeddings'], 'use-lite');
+        if (engine === undefined) assert.match(search['engine'] ?? '', /^(int8|float32)$/);
+        else assert.equal(search['engine'], engine);
+      } finally {
+        const status = await server.stop();
+        assert.equal(status, 0, `${engine}: ${server.stderr()}`);
+      }
+    }
+  });
+
+  test('an unknown engine is refused before the registry starts', async () => {
+    const refused = await agentryAsync(['serve', '--port', '0', '--db', join(dir, 'engine-bad.db')], {
+      AGENTRY_USE_LITE_ENGINE: 'gpu',
+    });
+    assert.notEqual(refused.status, 0);
+    assert.match(refused.stderr, /AGENTRY_USE_LITE_ENGINE must be auto, int8, float32, tfjs \(it is gpu\)/);
   });
 });

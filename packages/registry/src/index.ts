@@ -34,9 +34,12 @@ export {
   serveRegistry,
 } from './registry.js';
 export {
+  chosenUseLiteEngine,
   EMBEDDING_PROVIDER_KINDS,
   type EmbeddingProviderKind,
   type OpenAIEmbeddingOptions,
+  USE_LITE_ENGINES,
+  type UseLiteEngine,
   type UseLiteOptions,
 } from './search/index.js';
 export type { HistoryEntry, RecordDraft } from './store/agents.js';

@@ -50,6 +50,8 @@ export function registerHost(program: Command): void {
       const baseUrl = (options.baseUrl ?? listening).replace(/\/+$/, '');
       const host = createHost({ webSocket: true, ...hostOptions, agents, baseUrl });
       const served = await serveNode(host, { server });
+      // Listening for Ctrl-C before saying it is ready (see serve).
+      const interrupted = untilInterrupted();
       if (options.json) {
         process.stdout.write(
           `${JSON.stringify({ url: served.url, baseUrl, agents: agents.map((a) => a.id) })}\n`,
@@ -72,7 +74,7 @@ export function registerHost(program: Command): void {
         }
         process.stdout.write(`  mcp        ${baseUrl}/mcp\n`);
       }
-      await untilInterrupted();
+      await interrupted;
       await served.close();
       process.exitCode = EXIT.ok;
     });

@@ -4,7 +4,7 @@
  * what `npm start` runs.
  */
 import { createSecureFetcher } from '@agentry/client';
-import { createRegistry, serveRegistry } from '@agentry/registry';
+import { chosenUseLiteEngine, createRegistry, type RegistryOptions, serveRegistry } from '@agentry/registry';
 import type { Command } from 'commander';
 import { startDemoAgents } from '../io/demo.js';
 import { EXIT, UsageError } from '../io/errors.js';
@@ -101,13 +101,21 @@ export function registerServe(program: Command): void {
           }),
         };
       }
+      const search = searchSummary(registryOptions);
       const registry = await createRegistry(registryOptions);
       const served = await serveRegistry(registry, { port, hostname });
       const publicUrl = registryOptions.publicUrl ?? served.url;
       const registered = demo ? await demo.register(registry) : [];
 
+      // Listening for Ctrl-C before saying it is ready: a script that stops it as soon as it reads the ready line
+      // must close it cleanly, not kill it.
+      const interrupted = untilInterrupted();
       if (options.json) {
-        const line: Record<string, unknown> = { url: served.url, database: registryOptions.databasePath };
+        const line: Record<string, unknown> = {
+          url: served.url,
+          database: registryOptions.databasePath,
+          search: search.json,
+        };
         if (registry.adminToken !== undefined) line.adminToken = registry.adminToken;
         if (demo) line.demo = registered;
         process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -116,18 +124,40 @@ export function registerServe(program: Command): void {
         out(`agentry: registry at ${publicUrl} (database ${registryOptions.databasePath})`);
         out(`  web page   ${publicUrl}/`);
         out(`  API        ${publicUrl}/openapi.json`);
+        out(`  search     ${search.text}`);
         if (registry.adminToken !== undefined) {
           out(`  admin token (shown once; keep it): ${registry.adminToken}`);
         }
         for (const agent of registered) out(`  demo agent ${agent.id.padEnd(11)} hosted at ${agent.hostUrl}`);
       }
-      await untilInterrupted();
+      await interrupted;
       await served.close();
       await registry.close();
       await registryOptions.imports?.fetcher?.close();
       await demo?.close();
       process.exitCode = EXIT.ok;
     });
+}
+
+/** How the registry will search: lexical only, or hybrid with which embeddings (and, for USE-lite, which engine). */
+function searchSummary(options: RegistryOptions): { text: string; json: Record<string, string> } {
+  const kind = options.embeddings ?? 'use-lite';
+  if (options.embeddingProvider !== undefined) {
+    const id = options.embeddingProvider.id;
+    return { text: `hybrid, embeddings by ${id}`, json: { mode: 'hybrid', embeddings: id } };
+  }
+  if (kind === 'none') return { text: 'lexical only (--embeddings none)', json: { mode: 'lexical' } };
+  if (kind === 'openai')
+    return {
+      text: 'hybrid, embeddings by an OpenAI-compatible API',
+      json: { mode: 'hybrid', embeddings: 'openai' },
+    };
+  const engine = chosenUseLiteEngine();
+  const note = engine === 'tfjs' ? ' (the native kernels are not built: npm rebuild @agentry/registry)' : '';
+  return {
+    text: `hybrid, USE-lite embeddings on the ${engine} engine${note}`,
+    json: { mode: 'hybrid', embeddings: 'use-lite', engine },
+  };
 }
 
 /** A registry given to --import, as `agentry import` reads one. */

@@ -7,6 +7,7 @@ export {
 export { EmbeddingError } from './embeddings/errors.js';
 export { createOpenAIEmbeddingProvider, type OpenAIEmbeddingOptions } from './embeddings/openai.js';
 export { createUseLiteProvider, USE_LITE_ID, type UseLiteOptions } from './embeddings/use-lite.js';
+export { chosenUseLiteEngine, USE_LITE_ENGINES, type UseLiteEngine } from './embeddings/use-lite-model.js';
 export { type LexicalQuery, parseLexicalQuery, type QueryClause } from './lexical/query.js';
 export {
   createSqliteLexicalIndex,

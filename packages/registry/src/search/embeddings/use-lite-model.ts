@@ -57,6 +57,18 @@ export async function loadUseLiteModel(
   };
 }
 
+/**
+ * The engine `loadUseLiteModel()` will run, or why none of the native ones can: decided without loading the model,
+ * so that a registry can say how it embeds when it starts.
+ */
+export function chosenUseLiteEngine(): UseLiteEngine {
+  const engine = engineFromEnvironment();
+  if (engine !== 'auto') return engine;
+  const kernels = loadNativeKernels();
+  if (kernels instanceof Error) return 'tfjs';
+  return kernels.int8 ? 'int8' : 'float32';
+}
+
 function engineFromEnvironment(): UseLiteEngine | 'auto' {
   const value = process.env['AGENTRY_USE_LITE_ENGINE'];
   if (value === undefined || value === '' || value === 'auto') return 'auto';
