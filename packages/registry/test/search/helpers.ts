@@ -122,3 +122,16 @@ export function embeddingsHandler(dimensions: number) {
     );
   };
 }
+
+/** The cosine similarity of two vectors (0 when either is zero). */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let dot = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    aa += a[i]! * a[i]!;
+    bb += b[i]! * b[i]!;
+  }
+  return aa === 0 || bb === 0 ? 0 : dot / Math.sqrt(aa * bb);
+}

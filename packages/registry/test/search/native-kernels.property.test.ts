@@ -29,6 +29,28 @@ function numbers(seed: number): () => number {
   };
 }
 
+interface ProductCase {
+  m: number;
+  k: number;
+  n: number;
+  relu: boolean;
+  a: Float32Array;
+  b: Float32Array;
+  bias: Float32Array | undefined;
+}
+
+/** Random products: m×k by k×n, with or without a bias and ReLU, from the shapes given. */
+function productCases(shapes: { m: fc.Arbitrary<number>; k: fc.Arbitrary<number>; n: fc.Arbitrary<number> }) {
+  return fc
+    .record({ ...shapes, bias: fc.boolean(), relu: fc.boolean(), seed: fc.integer() })
+    .map(({ m, k, n, bias, relu, seed }): ProductCase => {
+      const random = numbers(seed);
+      const a = Float32Array.from({ length: m * k }, random);
+      const b = Float32Array.from({ length: k * n }, random);
+      return { m, k, n, relu, a, b, bias: bias ? Float32Array.from({ length: n }, random) : undefined };
+    });
+}
+
 const close = (actual: number, expected: number, tolerance: number, what: string) =>
   assert.ok(
     Math.abs(actual - expected) <= tolerance * (1 + Math.abs(expected)),
@@ -53,20 +75,13 @@ test('the native kernels are built (npm install builds them; without them USE-li
 
 test('float32 products match a plain loop for any shape, bias and ReLU', () => {
   const { matmul } = kernels();
-  const shape = fc.record({
+  const cases = productCases({
     m: fc.integer({ min: 0, max: 20 }),
     k: fc.integer({ min: 0, max: 70 }),
     n: fc.integer({ min: 0, max: 100 }),
-    bias: fc.boolean(),
-    relu: fc.boolean(),
-    seed: fc.integer(),
   });
   fc.assert(
-    fc.property(shape, ({ m, k, n, bias, relu, seed }) => {
-      const random = numbers(seed);
-      const a = Float32Array.from({ length: m * k }, random);
-      const b = Float32Array.from({ length: k * n }, random);
-      const offsets = bias ? Float32Array.from({ length: n }, random) : undefined;
+    fc.property(cases, ({ m, k, n, relu, a, b, bias: offsets }) => {
       const c = new Float32Array(m * n).fill(Number.NaN);
       matmul(a, packColumns(b, k, n), c, m, k, n, offsets ?? null, relu);
       const expected = reference(a, b, m, k, n, offsets);
@@ -207,20 +222,13 @@ test('int8 products are within their quantisation of the float products (where t
     );
     return;
   }
-  const shape = fc.record({
+  const cases = productCases({
     m: fc.integer({ min: 0, max: 20 }),
     k: fc.integer({ min: 1, max: 40 }).map((x) => 4 * x),
     n: fc.integer({ min: 1, max: 3 }).map((x) => 32 * x),
-    bias: fc.boolean(),
-    relu: fc.boolean(),
-    seed: fc.integer(),
   });
   fc.assert(
-    fc.property(shape, ({ m, k, n, bias, relu, seed }) => {
-      const random = numbers(seed);
-      const a = Float32Array.from({ length: m * k }, random);
-      const b = Float32Array.from({ length: k * n }, random);
-      const offsets = bias ? Float32Array.from({ length: n }, random) : undefined;
+    fc.property(cases, ({ m, k, n, relu, a, b, bias: offsets }) => {
       const packed = new Int8Array(k * n);
       const scales = new Float32Array(n);
       const sums = new Int32Array(n);

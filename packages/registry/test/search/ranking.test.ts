@@ -5,6 +5,7 @@ import { DEFAULT_FUSION, fuse, rankSemantic } from '../../src/search/fusion.js';
 import { QueryEmbeddingCache } from '../../src/search/semantic/query-cache.js';
 import { standardize, topIndices } from '../../src/search/semantic/top-k.js';
 import { VectorMatrix } from '../../src/search/semantic/vector-matrix.js';
+import { cosine } from './helpers.js';
 
 describe('top-k and standardising', () => {
   it('returns the indexes of the k best, best first (property)', () => {
@@ -120,18 +121,6 @@ describe('vector matrix', () => {
 });
 
 describe('vector matrix precision', () => {
-  const exactCosine = (a: readonly number[], b: readonly number[]) => {
-    let dot = 0;
-    let aa = 0;
-    let bb = 0;
-    for (let i = 0; i < a.length; i++) {
-      dot += a[i]! * b[i]!;
-      aa += a[i]! * a[i]!;
-      bb += b[i]! * b[i]!;
-    }
-    return aa === 0 || bb === 0 ? 0 : dot / Math.sqrt(aa * bb);
-  };
-
   /** Half a rounding step of each side, times the other side's L1 norm (both unit vectors), plus float error. */
   const roundingBound = (a: readonly number[], b: readonly number[]) => {
     const unit = (v: readonly number[]) => {
@@ -156,7 +145,7 @@ describe('vector matrix precision', () => {
           for (const [i, row] of rows.entries()) matrix.set(`r${i}`, Float32Array.from(row));
           const { scores } = matrix.similarities([Float32Array.from(query)]);
           rows.forEach((row, i) => {
-            const exact = exactCosine(row, query);
+            const exact = cosine(row, query);
             const error = Math.abs(scores[0]![i]! - exact);
             assert.ok(error <= roundingBound(row, query), `${scores[0]![i]} against ${exact}`);
           });
@@ -178,8 +167,7 @@ describe('vector matrix precision', () => {
     const matrix = new VectorMatrix(512);
     for (const [i, row] of rows.entries()) matrix.set(`r${i}`, Float32Array.from(row));
     const { scores } = matrix.similarities([Float32Array.from(query)]);
-    for (const [i, row] of rows.entries())
-      assert.ok(Math.abs(scores[0]![i]! - exactCosine(row, query)) < 0.002);
+    for (const [i, row] of rows.entries()) assert.ok(Math.abs(scores[0]![i]! - cosine(row, query)) < 0.002);
   });
 
   it('does not overflow on wide vectors whose components are all as large as they can be', () => {

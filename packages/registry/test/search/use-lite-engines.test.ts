@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { loadNativeKernels } from '../../src/search/embeddings/native-kernels.js';
 import { loadUseLiteModel, type UseLiteModel } from '../../src/search/embeddings/use-lite-model.js';
+import { cosine } from './helpers.js';
 
 const texts = [
   'book a plane ticket to Paris',
@@ -18,18 +19,6 @@ const texts = [
   'Übersetzt Texte ins Chinesische: 你好, 世界 🙂',
   'weather '.repeat(150),
 ];
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return dot / Math.sqrt(na * nb);
-}
 
 describe('USE-lite engines', () => {
   let float32: UseLiteModel;

@@ -2,21 +2,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSearchIndex, createUseLiteProvider, type SearchIndex } from '../../src/search/index.js';
-import { doc, openTestDatabase, type TestDatabase } from './helpers.js';
+import { cosine, doc, openTestDatabase, type TestDatabase } from './helpers.js';
 
 const provider = createUseLiteProvider({ batchSize: 4 });
-
-const cosine = (a: Float32Array, b: Float32Array) => {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return dot / Math.sqrt(na * nb);
-};
 
 describe('USE-lite embedding provider', () => {
   it('embeds texts into 512 dimensions, the same alone or in a batch, in input order', async () => {
