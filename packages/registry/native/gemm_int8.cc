@@ -36,9 +36,12 @@ void quantizeColumns(const float* b, size_t k, size_t n, int8_t* packed, float* 
 #ifdef AGENTRY_INT8
 
 bool int8Supported() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vnni");
+  static const bool supported = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vnni");
+  }();
+  return supported;
 }
 
 namespace {

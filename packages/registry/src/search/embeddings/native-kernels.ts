@@ -110,12 +110,12 @@ export function loadNativeKernels(): NativeKernels | Error {
 }
 
 /** Floats that a k×n matrix takes in panels (the last panel padded to PANEL columns). */
-export function packedLength(k: number, n: number): number {
+function packedLength(k: number, n: number): number {
   return Math.ceil(n / PANEL) * PANEL * k;
 }
 
 /** Where element (row, column) of a k-row matrix goes in its panels. */
-export function packedIndex(k: number, row: number, column: number): number {
+function packedIndex(k: number, row: number, column: number): number {
   const panel = Math.floor(column / PANEL);
   return panel * k * PANEL + row * PANEL + (column - panel * PANEL);
 }

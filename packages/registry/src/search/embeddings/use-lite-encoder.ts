@@ -15,17 +15,15 @@ import { type NativeKernels, packColumns } from './native-kernels.js';
 import type { Tensor, UseLiteFiles } from './use-lite-weights.js';
 
 /** The graph keeps the first 128 tokens of a text. */
-export const MAX_TOKENS = 128;
+const MAX_TOKENS = 128;
 const HEADS = 4;
 const OUTPUT = 512;
 
 /** A weight matrix in column panels, as floats or quantised to int8. */
-interface Weights {
-  rows: number;
-  columns: number;
-  panels?: Float32Array;
-  int8?: { packed: Int8Array; scales: Float32Array; sums: Int32Array };
-}
+type Weights = { rows: number; columns: number } & (
+  | { panels: Float32Array }
+  | { int8: { packed: Int8Array; scales: Float32Array; sums: Int32Array } }
+);
 
 /**
  * `float32` computes what TF.js computes; `int8` runs the feed-forward multiplies (two thirds of the work) on 8-bit
@@ -73,15 +71,14 @@ export class UseLiteEncoder {
     Float32Array
   >;
 
-  readonly precision: UseLitePrecision;
-
   constructor(
     files: Pick<UseLiteFiles, 'tensors'>,
     private readonly kernels: NativeKernels,
-    precision: UseLitePrecision = kernels.int8 ? 'int8' : 'float32',
+    precision: UseLitePrecision,
   ) {
-    if (precision === 'int8' && !kernels.int8) throw new Error('int8 USE-lite needs a CPU with AVX-512 VNNI');
-    this.precision = precision;
+    if (precision === 'int8' && !kernels.int8) {
+      throw new Error('the int8 USE-lite engine needs a CPU with AVX-512 VNNI; use float32');
+    }
     const tensor = (suffix: string): Tensor => {
       const matches = [...files.tensors.keys()].filter((name) => name.endsWith(suffix));
       if (matches.length !== 1) throw new Error(`USE-lite weights: expected one tensor named …${suffix}`);
@@ -214,11 +211,12 @@ export class UseLiteEncoder {
     bias: Float32Array,
     relu: boolean,
   ): void {
-    const { rows, columns, int8, panels } = weights;
-    if (int8 !== undefined) {
-      this.kernels.matmulInt8(input, int8.packed, int8.scales, int8.sums, out, t, rows, columns, bias, relu);
+    const { rows, columns } = weights;
+    if ('int8' in weights) {
+      const { packed, scales, sums } = weights.int8;
+      this.kernels.matmulInt8(input, packed, scales, sums, out, t, rows, columns, bias, relu);
     } else {
-      this.kernels.matmul(input, panels!, out, t, rows, columns, bias, relu);
+      this.kernels.matmul(input, weights.panels, out, t, rows, columns, bias, relu);
     }
   }
 

@@ -36,23 +36,19 @@ export interface UseLiteModel {
 export async function loadUseLiteModel(
   engine: UseLiteEngine | 'auto' = engineFromEnvironment(),
 ): Promise<UseLiteModel> {
-  if (engine === 'tfjs') return loadTfjsModel();
+  const chosen = engine === 'auto' ? fastestEngine() : engine;
+  if (chosen === 'tfjs') return loadTfjsModel();
   const kernels = loadNativeKernels();
   if (kernels instanceof Error) {
-    if (engine === 'auto') return loadTfjsModel();
     throw new Error(
       `the native USE-lite kernels are not built (${kernels.message}); run npm rebuild @agentry/registry`,
     );
   }
-  const precision = engine === 'auto' ? (kernels.int8 ? 'int8' : 'float32') : engine;
-  if (precision === 'int8' && !kernels.int8) {
-    throw new Error('the int8 USE-lite engine needs a CPU with AVX-512 VNNI; use float32');
-  }
   const files = await readUseLiteFiles();
   const tokenizer = new UseLiteTokenizer(files.vocabulary);
-  const encoder = new UseLiteEncoder(files, kernels, precision);
+  const encoder = new UseLiteEncoder(files, kernels, chosen);
   return {
-    engine: precision,
+    engine: chosen,
     embed: async (input) => input.map((text) => encoder.embed(tokenizer.encode(text))),
   };
 }
@@ -63,7 +59,11 @@ export async function loadUseLiteModel(
  */
 export function chosenUseLiteEngine(): UseLiteEngine {
   const engine = engineFromEnvironment();
-  if (engine !== 'auto') return engine;
+  return engine === 'auto' ? fastestEngine() : engine;
+}
+
+/** int8 where the kernels are built and the CPU has AVX-512 VNNI, else float32 where they are built, else TF.js. */
+function fastestEngine(): UseLiteEngine {
   const kernels = loadNativeKernels();
   if (kernels instanceof Error) return 'tfjs';
   return kernels.int8 ? 'int8' : 'float32';

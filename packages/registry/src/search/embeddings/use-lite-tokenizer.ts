@@ -20,18 +20,14 @@ export class UseLiteTokenizer {
   private readonly pieces = new Map<string, number>();
   /** Every prefix of a piece: a candidate that is none cannot grow into a piece, so the search stops there. */
   private readonly prefixes = new Set<string>();
-  private readonly longest: number;
 
   constructor(private readonly vocabulary: UseLiteVocabulary) {
-    let longest = 1;
     for (let id = RESERVED_IDS; id < vocabulary.length; id++) {
       const piece = vocabulary[id]![0];
       this.pieces.set(piece, id); // a piece listed twice keeps its last id, as the reference trie does
       const symbols = Array.from(piece);
-      longest = Math.max(longest, symbols.length);
       for (let end = 1; end <= symbols.length; end++) this.prefixes.add(symbols.slice(0, end).join(''));
     }
-    this.longest = longest;
   }
 
   encode(text: string): number[] {
@@ -44,7 +40,7 @@ export class UseLiteTokenizer {
     for (let start = 0; start < n; start++) {
       let piece = '';
       let found = false;
-      for (let length = 1; length <= this.longest && start + length <= n; length++) {
+      for (let length = 1; start + length <= n; length++) {
         piece += symbols[start + length - 1]!;
         if (!this.prefixes.has(piece)) break;
         const id = this.pieces.get(piece);
