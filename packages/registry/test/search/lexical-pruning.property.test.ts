@@ -1,0 +1,184 @@
+/**
+ * Pruning common-only matches out of the lexical ranking must never change what FTS5 itself ranks at the top: these
+ * tests compare the pruned index with the same index scoring every match (`commonShare: 1`), on generated
+ * collections whose word frequencies range from rare to nearly universal.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { Kysely, SqliteDialect } from 'kysely';
+import { parseLexicalQuery } from '../../src/search/lexical/query.js';
+import { createSqliteLexicalIndex } from '../../src/search/lexical/sqlite.js';
+import type { LexicalFields, LexicalMatch } from '../../src/search/lexical/types.js';
+import type { SearchTables } from '../../src/search/tables.js';
+import { openTestDatabase, type TestDatabase } from './helpers.js';
+
+const pruned = createSqliteLexicalIndex();
+const full = createSqliteLexicalIndex({ commonShare: 1 });
+
+/**
+ * Words with the share of agents that say them (%): some common enough to be pruned yet rare enough to count in
+ * BM25 (FTS5 floors the weight of a word most agents share), some rare. Each sits in one field, one to four times,
+ * so that an agent saying only common words, many times and in its name, can outscore one saying a rare word once.
+ */
+const WORDS: ReadonlyArray<readonly [string, number]> = [
+  ['alpha', 45],
+  ['beta', 35],
+  ['gamma', 25],
+  ['delta', 15],
+  ['epsilon', 8],
+  ['zeta', 4],
+  ['eta', 2],
+];
+const FIELDS = ['name', 'description', 'tags', 'operationNames', 'operationText'] as const;
+const FILLER = Array.from({ length: 30 }, (_, i) => `filler${i}`);
+const fields: fc.Arbitrary<LexicalFields> = fc
+  .tuple(
+    fc.tuple(
+      ...WORDS.map(([word, percent]) =>
+        fc.record({
+          word: fc.constant(word),
+          present: fc.integer({ min: 0, max: 99 }).map((n) => n < percent),
+          field: fc.constantFrom(...FIELDS),
+          times: fc.integer({ min: 1, max: 4 }),
+        }),
+      ),
+    ),
+    fc.array(fc.tuple(fc.constantFrom(...FIELDS), fc.constantFrom(...FILLER)), { maxLength: 12 }),
+  )
+  .map(([words, filler]) => {
+    const texts: Record<string, string[]> = Object.fromEntries(FIELDS.map((field) => [field, []]));
+    for (const { word, present, field, times } of words)
+      if (present) texts[field]!.push(...Array(times).fill(word));
+    for (const [field, word] of filler) texts[field]!.push(word);
+    return fieldsOf(Object.fromEntries(FIELDS.map((field) => [field, texts[field]!.join(' ')])));
+  });
+const queryWords = fc.array(fc.constantFrom(...WORDS.map(([word]) => word), 'filler1'), {
+  minLength: 1,
+  maxLength: 5,
+});
+
+function fieldsOf(partial: Partial<LexicalFields>): LexicalFields {
+  return {
+    name: '',
+    description: '',
+    tags: '',
+    capabilities: '',
+    operationNames: '',
+    operationText: '',
+    parameters: '',
+    ...partial,
+  };
+}
+
+/** The first `depth` hits of each ranking: same agents, same order, same scores. */
+function assertSameTop(actual: LexicalMatch[], expected: LexicalMatch[], depth: number): void {
+  const top = (hits: LexicalMatch[]) =>
+    hits.slice(0, depth).map((hit) => `${hit.id} ${hit.score.toFixed(9)}`);
+  assert.deepEqual(top(actual), top(expected));
+}
+
+describe('lexical pruning of common-only matches', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await openTestDatabase();
+  });
+  after(() => database.dispose());
+
+  it('ranks the top of every generated collection exactly as scoring every match does', async () => {
+    let collection = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fields, { minLength: 1, maxLength: 80 }),
+        queryWords,
+        fc.constantFrom(1, 5, 10, 1000),
+        async (agents, words, limit) => {
+          collection++;
+          await database.db.transaction().execute(async (trx) => {
+            await full.remove(
+              trx,
+              Array.from({ length: 80 }, (_, i) => `agent-${i}`),
+            );
+            await full.write(
+              trx,
+              agents.map((agentFields, i) => ({ id: `agent-${i}`, fields: agentFields })),
+            );
+          });
+          const query = parseLexicalQuery(words.join(' '));
+          const expected = await full.search(database.db, query, { limit });
+          const actual = await pruned.search(database.db, query, { limit });
+          assertSameTop(actual, expected, Math.min(limit, 100));
+          // Below the proven top the pool may be shorter (limit 1000 holds every match here), never padded.
+          if (limit < 1000) assert.equal(actual.length, expected.length);
+          const matched = new Set(expected.map((hit) => hit.id));
+          for (const hit of actual) assert.ok(matched.has(hit.id), `${hit.id} does not match`);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    assert.ok(collection >= 150);
+  });
+
+  it('leaves agents that match only a word most agents share out of the pool below the proven top', async () => {
+    // 600 agents say "data"; 120 of them (a fifth) also say "weather". The 100 best for "weather data" are all
+    // weather agents, and no agent with only "data" can outscore them: those 480 are not scored at all.
+    await database.db.transaction().execute(async (trx) => {
+      await full.remove(
+        trx,
+        Array.from({ length: 80 }, (_, i) => `agent-${i}`),
+      );
+      await full.write(
+        trx,
+        Array.from({ length: 600 }, (_, i) => ({
+          id: `bulk-${i}`,
+          fields: fieldsOf({ description: i % 5 === 0 ? `weather data number ${i}` : `data number ${i}` }),
+        })),
+      );
+    });
+    const query = parseLexicalQuery('weather data');
+    const everything = await full.search(database.db, query, { limit: 1000 });
+    const pool = await pruned.search(database.db, query, { limit: 1000 });
+    assert.equal(everything.length, 600);
+    assert.equal(pool.length, 120);
+    assertSameTop(pool, everything, 120);
+    // Ten asked for: the same ten either way.
+    assertSameTop(await pruned.search(database.db, query, { limit: 10 }), everything, 10);
+  });
+
+  it('counts again after this connection or another one changes the index', async () => {
+    const query = parseLexicalQuery('weather data');
+    const rewrite = async (db: Kysely<SearchTables>, describe: (i: number) => string) =>
+      db.transaction().execute((trx) =>
+        full.write(
+          trx,
+          Array.from({ length: 600 }, (_, i) => ({
+            id: `bulk-${i}`,
+            fields: fieldsOf({ description: describe(i) }),
+          })),
+        ),
+      );
+    const assertExact = async () =>
+      assertSameTop(
+        await pruned.search(database.db, query, { limit: 100 }),
+        await full.search(database.db, query, { limit: 100 }),
+        100,
+      );
+    // Counted while "weather" is the rare word. Then this connection makes "data" the rare one: counts kept from
+    // before would rank only weather agents, all of them below the hundred data agents.
+    await pruned.search(database.db, query, { limit: 10 });
+    await rewrite(database.db, (i) => (i < 100 ? `data sheet ${i}` : `weather report ${i}`));
+    await assertExact();
+
+    // Another connection to the same file turns the frequencies back.
+    const other = new Kysely<SearchTables>({
+      dialect: new SqliteDialect({ database: new Database(database.path) }),
+    });
+    try {
+      await rewrite(other, (i) => (i < 100 ? `weather report ${i}` : `data sheet ${i}`));
+    } finally {
+      await other.destroy();
+    }
+    await assertExact();
+  });
+});
