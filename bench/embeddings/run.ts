@@ -1,7 +1,7 @@
 /**
  * bench/embeddings: USE-lite's engines side by side, in one process and one run (the machine's speed varies from
- * hour to hour, so compare the ratios): `tfjs` (the TF.js graph, the baseline), `float32` and `int8` (our encoder
- * on the native kernels; int8 only on a CPU with AVX-512 VNNI). Each engine runs on this thread, one text at a time,
+ * hour to hour, so compare the ratios): `tfjs` (the TF.js graph, the baseline), `float32`, `int8` and `int8-bf16`
+ * (our encoder on the native kernels; int8 only on a CPU with AVX-512 VNNI, int8-bf16 with AVX-512 BF16 too). Each engine runs on this thread, one text at a time,
  * after a warm-up, over the same texts: agents' embedding texts and queries from the development benchmarks
  * (../shared/bench). Prints, per engine, milliseconds per agent text and per query (median and mean), agent texts
  * per second on one core, the speed-up over TF.js, and how close its vectors are to TF.js's (mean and lowest
@@ -51,7 +51,11 @@ const queries = evenSample(
 const kernels = loadNativeKernels();
 const engines: UseLiteEngine[] = ['tfjs'];
 if (kernels instanceof Error) console.log(`native kernels not built (${kernels.message}): TF.js only`);
-else engines.push('float32', ...(kernels.int8 ? (['int8'] as const) : []));
+else {
+  engines.push('float32');
+  if (kernels.int8) engines.push('int8');
+  if (kernels.int8 && kernels.bf16) engines.push('int8-bf16');
+}
 
 const { vocabulary } = await readUseLiteFiles();
 const tokenizer = new UseLiteTokenizer(vocabulary);
@@ -92,13 +96,13 @@ for (const engine of engines) {
 
 const baseline = results.get('tfjs')!;
 console.log(
-  '\nengine    text p50   text mean   texts/s   query p50   speed-up (texts, queries)   cosine to TF.js (mean, lowest)',
+  '\nengine      text p50   text mean   texts/s   query p50   speed-up (texts, queries)   cosine to TF.js (mean, lowest)',
 );
 for (const [engine, result] of results) {
   const similarities = result.vectors.map((vector, i) => cosine(vector, baseline.vectors[i]!));
   console.log(
     [
-      engine.padEnd(8),
+      engine.padEnd(10),
       `${median(result.text).toFixed(2)} ms`.padStart(10),
       `${mean(result.text).toFixed(2)} ms`.padStart(11),
       (1000 / mean(result.text)).toFixed(0).padStart(9),

@@ -168,7 +168,7 @@ describe('agentry serve says how it searches', () => {
         const search = server.ready['search'] as Record<string, string>;
         assert.equal(search['mode'], 'hybrid');
         assert.equal(search['embeddings'], 'use-lite');
-        if (engine === undefined) assert.match(search['engine'] ?? '', /^(int8|float32)$/);
+        if (engine === undefined) assert.match(search['engine'] ?? '', /^(int8-bf16|int8|float32)$/);
         else assert.equal(search['engine'], engine);
       } finally {
         const status = await server.stop();
@@ -181,7 +181,10 @@ describe('agentry serve says how it searches', () => {
     const refused = await agentryAsync(['serve', '--port', '0', '--db', join(dir, 'engine-bad.db')], {
       AGENTRY_USE_LITE_ENGINE: 'gpu',
     });
-    assert.notEqual(refused.status, 0);
-    assert.match(refused.stderr, /AGENTRY_USE_LITE_ENGINE must be auto, int8, float32, tfjs \(it is gpu\)/);
+    assert.equal(refused.status, 2);
+    assert.equal(
+      refused.stderr,
+      'agentry: AGENTRY_USE_LITE_ENGINE must be auto, int8-bf16, int8, float32, tfjs (it is gpu)\n',
+    );
   });
 });

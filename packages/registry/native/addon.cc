@@ -5,10 +5,13 @@
 //                                                       float panels (packColumns in native-kernels.ts)
 //   quantizeColumns(b, k, n, packed, scales, sums)      b row-major → int8 panels, for matmulInt8
 //   matmulInt8(a, packed, scales, sums, c, m, k, n, bias | null, relu)
+//   packBf16(b, k, n, packed)                           b row-major → bfloat16 panels, for matmulBf16
+//   matmulBf16(a, packed, c, m, k, n, bias | null, relu)
 //   layerNorm(input, output, rows, width, scale, bias, epsilon)
 //   attention(qkv, out, t, width, heads, scale)
 //   PANEL                                               columns in a panel (32)
 //   int8                                                whether matmulInt8 can run on this CPU (AVX-512 VNNI)
+//   bf16                                                whether matmulBf16 can run on this CPU (AVX-512 BF16)
 #include <node_api.h>
 
 #include <vector>
@@ -143,6 +146,52 @@ napi_value MatmulInt8(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
+napi_value PackBf16(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  if (!arguments(env, info, 4, argv)) return fail(env, "packBf16(b, k, n, packed) takes 4 arguments");
+  float* b;
+  uint16_t* packed;
+  size_t bLength, packedLength, k, n;
+  if (!floats(env, argv[0], &b, &bLength) || !array(env, argv[3], napi_uint16_array, &packed, &packedLength)) {
+    return fail(env, "packBf16: b must be a Float32Array and packed a Uint16Array");
+  }
+  if (!dimension(env, argv[1], &k) || !dimension(env, argv[2], &n) || k % 2 != 0 || n % PANEL != 0) {
+    return fail(env, "packBf16: k must be even and n a multiple of 32");
+  }
+  if (bLength < k * n || packedLength < k * n) return fail(env, "packBf16: an array is shorter than its dimensions");
+  agentry::packBf16(b, k, n, packed);
+  return nullptr;
+}
+
+napi_value MatmulBf16(napi_env env, napi_callback_info info) {
+  napi_value argv[8];
+  if (!arguments(env, info, 8, argv)) {
+    return fail(env, "matmulBf16(a, packed, c, m, k, n, bias, relu) takes 8 arguments");
+  }
+  if (!agentry::bf16Supported()) return fail(env, "matmulBf16: this CPU has no AVX-512 BF16");
+  float *a, *c, *bias;
+  uint16_t* packed;
+  size_t aLength, packedLength, cLength, m, k, n;
+  if (!floats(env, argv[0], &a, &aLength) || !array(env, argv[1], napi_uint16_array, &packed, &packedLength) ||
+      !floats(env, argv[2], &c, &cLength)) {
+    return fail(env, "matmulBf16: a and c must be Float32Arrays, packed a Uint16Array");
+  }
+  if (!dimension(env, argv[3], &m) || !dimension(env, argv[4], &k) || !dimension(env, argv[5], &n) || k % 2 != 0 ||
+      n % PANEL != 0) {
+    return fail(env, "matmulBf16: m must be a non-negative integer, k even and n a multiple of 32");
+  }
+  if (!optionalFloats(env, argv[6], n, &bias)) return fail(env, "matmulBf16: bias must be null or n floats");
+  bool relu = false;
+  if (napi_get_value_bool(env, argv[7], &relu) != napi_ok) return fail(env, "matmulBf16: relu must be a boolean");
+  if (aLength < m * k || packedLength < k * n || cLength < m * n) {
+    return fail(env, "matmulBf16: an array is shorter than its dimensions");
+  }
+  if (m == 0 || n == 0) return nullptr;
+  std::vector<uint16_t> rows(m * k);
+  agentry::gemmBf16(a, packed, c, m, k, n, bias, relu, rows.data());
+  return nullptr;
+}
+
 napi_value LayerNorm(napi_env env, napi_callback_info info) {
   napi_value argv[7];
   if (!arguments(env, info, 7, argv)) {
@@ -200,13 +249,17 @@ napi_value Init(napi_env env, napi_value exports) {
   exportFunction(env, exports, "matmul", Matmul);
   exportFunction(env, exports, "quantizeColumns", QuantizeColumns);
   exportFunction(env, exports, "matmulInt8", MatmulInt8);
+  exportFunction(env, exports, "packBf16", PackBf16);
+  exportFunction(env, exports, "matmulBf16", MatmulBf16);
   exportFunction(env, exports, "layerNorm", LayerNorm);
   exportFunction(env, exports, "attention", Attention);
-  napi_value panel, int8;
+  napi_value panel, int8, bf16;
   napi_create_uint32(env, PANEL, &panel);
   napi_set_named_property(env, exports, "PANEL", panel);
   napi_get_boolean(env, agentry::int8Supported(), &int8);
   napi_set_named_property(env, exports, "int8", int8);
+  napi_get_boolean(env, agentry::bf16Supported(), &bf16);
+  napi_set_named_property(env, exports, "bf16", bf16);
   return exports;
 }
 

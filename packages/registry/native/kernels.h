@@ -27,6 +27,18 @@ void quantizeColumns(const float* b, size_t k, size_t n, int8_t* packed, float* 
 void gemmInt8(const float* a, const int8_t* b, const float* scales, const int32_t* sums, float* c, size_t m, size_t k,
               size_t n, const float* bias, bool relu, uint8_t* rowScratch, float* rowScales, int32_t* rowZeros);
 
+// Whether this CPU has the bfloat16 dot product (AVX-512 BF16) that gemmBf16 needs.
+bool bf16Supported();
+
+// Rounds a row-major k×n float matrix (k even, n a multiple of PANEL) to bfloat16 for gemmBf16, in panels of PANEL
+// columns by pairs of rows (packed[k·n]).
+void packBf16(const float* b, size_t k, size_t n, uint16_t* packed);
+
+// c = a · b as gemmF32, with b from packBf16 and each row of a rounded to bfloat16 into the scratch (m·k values);
+// products are summed in float32.
+void gemmBf16(const float* a, const uint16_t* b, float* c, size_t m, size_t k, size_t n, const float* bias, bool relu,
+              uint16_t* rowScratch);
+
 // Normalises each row of input[rows × width]: (x - mean) / sqrt(variance + epsilon) · scale + bias.
 void layerNorm(const float* input, float* output, size_t rows, size_t width, const float* scale, const float* bias,
                double epsilon);

@@ -152,7 +152,13 @@ function searchSummary(options: RegistryOptions): { text: string; json: Record<s
       text: 'hybrid, embeddings by an OpenAI-compatible API',
       json: { mode: 'hybrid', embeddings: 'openai' },
     };
-  const engine = chosenUseLiteEngine();
+  let engine: string;
+  try {
+    engine = chosenUseLiteEngine();
+  } catch (error) {
+    // A misspelt AGENTRY_USE_LITE_ENGINE is a usage error: say so, without a stack trace.
+    throw new UsageError((error as Error).message);
+  }
   const note = engine === 'tfjs' ? ' (the native kernels are not built: npm rebuild @agentry/registry)' : '';
   return {
     text: `hybrid, USE-lite embeddings on the ${engine} engine${note}`,

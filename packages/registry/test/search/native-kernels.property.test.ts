@@ -1,8 +1,8 @@
 /**
  * The native kernels (native/) that USE-lite runs on compute what plain loops compute, for any shape (panels of 32
  * columns and tiles of 8 rows, with and without remainders): the float32 multiply with and without bias and ReLU,
- * the int8 multiply to within its quantisation, layer normalisation and self-attention; and they refuse arguments
- * that do not fit instead of reading past an array.
+ * the int8 and bfloat16 multiplies to within their rounding, layer normalisation and self-attention; and they refuse
+ * arguments that do not fit instead of reading past an array.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -253,5 +253,91 @@ test('int8 products are within their quantisation of the float products (where t
       }
     }),
     { numRuns: 200 },
+  );
+});
+
+test('bfloat16 products are within their rounding of the float products (where the CPU has AVX-512 BF16)', (t) => {
+  const { bf16, packBf16, matmulBf16 } = kernels();
+  if (!bf16) {
+    // The int8 or float32 engine serves such a machine; the engines test covers which one is chosen.
+    t.diagnostic('this CPU has no AVX-512 BF16: matmulBf16 refuses to run');
+    assert.throws(
+      () => matmulBf16(new Float32Array(2), new Uint16Array(64), new Float32Array(32), 1, 2, 32, null, false),
+      /BF16/,
+    );
+    return;
+  }
+  const cases = productCases({
+    m: fc.integer({ min: 0, max: 20 }),
+    k: fc.integer({ min: 1, max: 60 }).map((x) => 2 * x),
+    n: fc.integer({ min: 1, max: 3 }).map((x) => 32 * x),
+  });
+  fc.assert(
+    fc.property(cases, ({ m, k, n, relu, a, b, bias: offsets }) => {
+      const packed = new Uint16Array(k * n);
+      packBf16(b, k, n, packed);
+      const c = new Float32Array(m * n).fill(Number.NaN);
+      matmulBf16(a, packed, c, m, k, n, offsets ?? null, relu);
+      const expected = reference(a, b, m, k, n, offsets);
+      for (let i = 0; i < m * n; i++) {
+        const want = relu ? Math.max(0, expected[i]!) : expected[i]!;
+        // Rounded to 8 significant bits, each operand is off by at most 2^-8 of itself, a product by about 2^-7.
+        const row = Math.floor(i / n);
+        const column = i % n;
+        let bound = 1e-5;
+        for (let p = 0; p < k; p++) bound += Math.abs(a[row * k + p]! * b[p * n + column]!) * 2 ** -7 * 1.01;
+        assert.ok(Math.abs(c[i]! - want) <= bound, `c[${i}] = ${c[i]}, expected ${want} ± ${bound}`);
+      }
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test('bfloat16 products of values bfloat16 holds exactly are exact, so every weight lands in its place', (t) => {
+  const { bf16, packBf16, matmulBf16 } = kernels();
+  if (!bf16) {
+    t.diagnostic('this CPU has no AVX-512 BF16');
+    return;
+  }
+  // Small integers are exact in bfloat16, and so are their products' float32 sums: any misplaced weight shows.
+  const shape = fc.record({
+    m: fc.integer({ min: 1, max: 17 }),
+    k: fc.integer({ min: 1, max: 40 }).map((x) => 2 * x),
+    n: fc.integer({ min: 1, max: 3 }).map((x) => 32 * x),
+    seed: fc.integer(),
+  });
+  fc.assert(
+    fc.property(shape, ({ m, k, n, seed }) => {
+      const random = numbers(seed);
+      const a = Float32Array.from({ length: m * k }, () => Math.round(random() * 16));
+      const b = Float32Array.from({ length: k * n }, () => Math.round(random() * 16));
+      const packed = new Uint16Array(k * n);
+      packBf16(b, k, n, packed);
+      const c = new Float32Array(m * n);
+      matmulBf16(a, packed, c, m, k, n, null, false);
+      assert.deepEqual([...c], [...reference(a, b, m, k, n)]);
+    }),
+    { numRuns: 100 },
+  );
+  const packed = new Uint16Array(4 * 32);
+  assert.throws(() => packBf16(new Float32Array(3 * 32), 3, 32, packed), /even/);
+  assert.throws(() => packBf16(new Float32Array(4 * 32), 4, 30, packed), /multiple of 32/);
+  assert.throws(
+    () => matmulBf16(new Float32Array(3), packed, new Float32Array(32), 1, 4, 32, null, false),
+    /shorter than its dimensions/,
+  );
+  assert.throws(
+    () =>
+      matmulBf16(
+        new Float32Array(4),
+        new Int16Array(128) as unknown as Uint16Array,
+        new Float32Array(32),
+        1,
+        4,
+        32,
+        null,
+        false,
+      ),
+    /Uint16Array/,
   );
 });

@@ -1,8 +1,8 @@
 /**
  * The native USE-lite encoder (use-lite-encoder.ts on the native kernels) gives the vectors of the TF.js model it
- * replaces: in float32 to a cosine of 0.99999, in int8 to 0.9995, so vectors stored by one engine compare with
- * queries embedded by another. Short and long texts, texts past the model's 128 tokens, Unicode and unknown
- * characters, and the blank text.
+ * replaces: in float32 to a cosine of 0.99999, in int8 and int8-bf16 to 0.9995, so vectors stored by one engine
+ * compare with queries embedded by another. Short and long texts, texts past the model's 128 tokens, Unicode and
+ * unknown characters, and the blank text.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -25,6 +25,7 @@ describe('USE-lite engines', () => {
   let tfjs: UseLiteModel;
   const kernels = loadNativeKernels();
   const int8 = !(kernels instanceof Error) && kernels.int8;
+  const bf16 = int8 && !(kernels instanceof Error) && kernels.bf16;
   before(async () => {
     [float32, tfjs] = await Promise.all([loadUseLiteModel('float32'), loadUseLiteModel('tfjs')]);
   });
@@ -32,8 +33,9 @@ describe('USE-lite engines', () => {
   it('the default engine is the fastest this machine runs', async () => {
     assert.equal(float32.engine, 'float32');
     assert.equal(tfjs.engine, 'tfjs');
-    assert.equal((await loadUseLiteModel()).engine, int8 ? 'int8' : 'float32');
+    assert.equal((await loadUseLiteModel()).engine, bf16 ? 'int8-bf16' : int8 ? 'int8' : 'float32');
     if (!int8) await assert.rejects(loadUseLiteModel('int8'), /AVX-512 VNNI/);
+    if (!bf16) await assert.rejects(loadUseLiteModel('int8-bf16'), /AVX-512 (VNNI|BF16)/);
   });
 
   it('float32 gives the TF.js model’s vectors, unit length, for every kind of text', async () => {
@@ -49,20 +51,24 @@ describe('USE-lite engines', () => {
     assert.ok(cosine(ours[0]!, ours[2]!) < 0.9);
   });
 
-  it('int8 stays within a cosine of 0.9995 of the TF.js vectors (where the CPU has AVX-512 VNNI)', async (t) => {
-    if (!int8) {
-      t.diagnostic('this CPU has no AVX-512 VNNI: the int8 engine does not run here');
-      return;
-    }
-    const [ours, theirs] = await Promise.all([
-      (await loadUseLiteModel('int8')).embed(texts),
-      tfjs.embed(texts),
-    ]);
-    for (const [i, vector] of ours.entries()) {
-      const length = Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0));
-      assert.ok(Math.abs(length - 1) < 1e-5, `text ${i}: length ${length}`);
-      const similarity = cosine(vector, theirs[i]!);
-      assert.ok(similarity > 0.9995, `text ${i}: cosine ${similarity} with the TF.js vector`);
-    }
-  });
+  for (const engine of ['int8', 'int8-bf16'] as const) {
+    it(`${engine} stays within a cosine of 0.9995 of the TF.js vectors (where the CPU runs it)`, async (t) => {
+      if (!(engine === 'int8' ? int8 : bf16)) {
+        t.diagnostic(
+          `this CPU lacks the AVX-512 extensions of the ${engine} engine (its refusal is checked above)`,
+        );
+        return;
+      }
+      const [ours, theirs] = await Promise.all([
+        (await loadUseLiteModel(engine)).embed(texts),
+        tfjs.embed(texts),
+      ]);
+      for (const [i, vector] of ours.entries()) {
+        const length = Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0));
+        assert.ok(Math.abs(length - 1) < 1e-5, `text ${i}: length ${length}`);
+        const similarity = cosine(vector, theirs[i]!);
+        assert.ok(similarity > 0.9995, `text ${i}: cosine ${similarity} with the TF.js vector`);
+      }
+    });
+  }
 });

@@ -1,6 +1,6 @@
 /**
  * The native kernels (`native/`, built by node-gyp when the package is installed) that the USE-lite encoder runs
- * on: float32 and int8 matrix multiplies, layer normalisation and self-attention. Where they were not built (no C++
+ * on: float32, int8 and bfloat16 matrix multiplies, layer normalisation and self-attention. Where they were not built (no C++
  * toolchain), this says why and USE-lite runs on TF.js instead.
  */
 import { createRequire } from 'node:module';
@@ -71,14 +71,33 @@ export type MatmulInt8 = (
   relu: boolean,
 ) => void;
 
+/** Rounds a row-major k×n float matrix (k even, n a multiple of PANEL) to bfloat16 panels for matmulBf16. */
+export type PackBf16 = (b: Float32Array, k: number, n: number, packed: Uint16Array) => void;
+
+/** c = a · b as Matmul, with b from packBf16 and each row of a rounded to bfloat16; sums in float32. */
+export type MatmulBf16 = (
+  a: Float32Array,
+  packed: Uint16Array,
+  c: Float32Array,
+  m: number,
+  k: number,
+  n: number,
+  bias: Float32Array | null,
+  relu: boolean,
+) => void;
+
 export interface NativeKernels {
   matmul: Matmul;
   layerNorm: LayerNorm;
   attention: Attention;
   quantizeColumns: QuantizeColumns;
   matmulInt8: MatmulInt8;
+  packBf16: PackBf16;
+  matmulBf16: MatmulBf16;
   /** Whether matmulInt8 runs on this CPU (it needs AVX-512 VNNI). */
   int8: boolean;
+  /** Whether matmulBf16 runs on this CPU (it needs AVX-512 BF16). */
+  bf16: boolean;
 }
 
 /**
@@ -97,10 +116,11 @@ export function loadNativeKernels(): NativeKernels | Error {
   if (loaded === undefined) {
     try {
       const addon = createRequire(import.meta.url)(ADDON) as NativeKernels & { PANEL: number };
-      const { matmul, layerNorm, attention, quantizeColumns, matmulInt8, int8 } = addon;
+      const { matmul, layerNorm, attention, quantizeColumns, matmulInt8, packBf16, matmulBf16, int8, bf16 } =
+        addon;
       loaded =
         addon.PANEL === PANEL
-          ? { matmul, layerNorm, attention, quantizeColumns, matmulInt8, int8 }
+          ? { matmul, layerNorm, attention, quantizeColumns, matmulInt8, packBf16, matmulBf16, int8, bf16 }
           : new Error(`the native multiply takes panels of ${addon.PANEL} columns, not ${PANEL}`);
     } catch (error) {
       loaded = error instanceof Error ? error : new Error(String(error));

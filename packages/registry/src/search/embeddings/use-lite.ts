@@ -59,6 +59,7 @@ export function createUseLiteProvider(options: UseLiteOptions = {}): EmbeddingPr
   return {
     id: USE_LITE_ID,
     dimensions: 512,
+    concurrency: options.thread === false ? 1 : settings.threads,
     embed(texts: readonly string[], embedOptions?: EmbedOptions): Promise<Float32Array[]> {
       if (texts.length === 0) return Promise.resolve([]);
       return embed(texts, embedOptions);
