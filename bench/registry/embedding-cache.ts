@@ -40,6 +40,7 @@ export function cachingProvider(inner: EmbeddingProvider, file: string): Caching
   return {
     id: inner.id,
     dimensions: inner.dimensions,
+    ...(inner.concurrency === undefined ? {} : { concurrency: inner.concurrency }),
     async embed(texts, options) {
       if (!cached) return inner.embed(texts, options);
       const missing = [...new Set(texts.filter((text) => !vectors.has(text)))];

@@ -170,13 +170,33 @@ export async function createSearchIndex<Tables extends SearchTables>(
     }
   }
 
-  /** The upserts' embeddings, one batch at a time and in order, each ahead of its batch's turn to write. */
-  let preparing: Promise<unknown> = Promise.resolve();
+  /**
+   * Batches being prepared (embedded) at once, each ahead of its turn to write: as many as the provider embeds at
+   * once (USE-lite's worker threads), so a batch arriving while another embeds does not wait for a free worker.
+   */
+  const preparingAtOnce = Math.max(1, provider?.concurrency ?? 1);
+  let preparingNow = 0;
+  const waitingToPrepare: Array<() => void> = [];
+
+  async function prepareInTurn(batch: SearchDocument[]): Promise<PreparedUpsert> {
+    // Always a tick later, so the upserts of the same tick join the batch first.
+    await Promise.resolve();
+    if (preparingNow >= preparingAtOnce) await new Promise<void>((resolve) => waitingToPrepare.push(resolve));
+    preparingNow++;
+    if (waitingUpsert?.documents === batch) waitingUpsert = undefined;
+    try {
+      return await prepareUpsert(batch);
+    } finally {
+      preparingNow--;
+      waitingToPrepare.shift()?.();
+    }
+  }
 
   /**
-   * Concurrent registrations each upsert one agent; embedding them one by one would cost a model call each. While a
-   * batch is being embedded, the upserts that arrive wait as one batch and are embedded together when it is done.
-   * A batch's write waits for the writes queued before it, but its embedding does not.
+   * Concurrent registrations each upsert one agent; embedding them one by one would cost a model call each. While
+   * every preparing slot is busy, the upserts that arrive wait as one batch and are embedded together when a slot
+   * frees. Batches write in the order they were made; a batch's write waits for the writes queued before it, but
+   * its embedding does not.
    */
   function coalescedUpsert(documents: readonly SearchDocument[]): Promise<void> {
     if (waitingUpsert !== undefined) {
@@ -184,11 +204,8 @@ export async function createSearchIndex<Tables extends SearchTables>(
       return waitingUpsert.done;
     }
     const batch = [...documents];
-    const prepared = preparing.then(() => {
-      if (waitingUpsert?.documents === batch) waitingUpsert = undefined;
-      return prepareUpsert(batch);
-    });
-    preparing = prepared.catch(() => undefined);
+    const prepared = prepareInTurn(batch);
+    prepared.catch(() => undefined); // awaited by its write below
     const done = serialised(async () => commitUpsert(await prepared));
     waitingUpsert = { documents: batch, done };
     return done;

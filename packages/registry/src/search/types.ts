@@ -105,5 +105,10 @@ export interface EmbeddingProvider {
   /** Stable name stored beside each vector, so a change of model triggers re-embedding. */
   readonly id: string;
   readonly dimensions: number;
+  /**
+   * How many calls it works on at once (default 1): the search index keeps that many batches of upserts embedding,
+   * so none waits while the provider could take it.
+   */
+  readonly concurrency?: number;
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
 }
