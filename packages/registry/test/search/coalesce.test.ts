@@ -1,7 +1,8 @@
 /**
  * Upserts that arrive while the index is writing are embedded together, in one call of the provider, and never
  * overtake a write queued before them. A batch is embedded while the write before it commits, and an agent that
- * write changed is not left with a vector of another text.
+ * write changed is not left with a vector of another text. A provider that embeds several calls at once gets that
+ * many batches, still written in order.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -98,5 +99,46 @@ describe('coalesced upserts', () => {
     assert.equal(hit?.id, 'kestrel');
     assert.ok(hit!.semantic! > 0.999, `the vector is of another text (similarity ${hit!.semantic})`);
     assert.match(row.text, /wind for sailors/);
+  });
+
+  it('with a provider that embeds two calls at once, a batch does not wait for the one embedding before it', async () => {
+    // A slow model behind a provider that says it works on two calls at once.
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const handle = embeddingsHandler(64);
+    const slow = await startServer((body, request, response) => {
+      inFlight++;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        handle(body, request, response);
+      }, 40);
+    });
+    const parallelDatabase = await openTestDatabase();
+    try {
+      const provider = createOpenAIEmbeddingProvider({ baseUrl: slow.url, model: 'bow' });
+      const parallel = await createSearchIndex(parallelDatabase.db, {
+        id: provider.id,
+        dimensions: provider.dimensions,
+        concurrency: 2,
+        embed: (texts, options) => provider.embed(texts, options),
+      });
+      const first = parallel.upsert([doc('osprey', { description: 'Counts fish in the harbour.' })]);
+      await new Promise((resolve) => setImmediate(resolve));
+      const second = parallel.upsert([doc('osprey', { description: 'Charts the tides of the estuary.' })]);
+      await Promise.all([first, second]);
+      assert.equal(mostInFlight, 2);
+      // Embedded side by side, written in order: the later text is the agent's.
+      const row = await parallelDatabase.db
+        .selectFrom('search_vectors')
+        .select(['text'])
+        .where('agent_id', '=', 'osprey')
+        .executeTakeFirstOrThrow();
+      assert.match(row.text, /tides of the estuary/);
+      assert.equal((await parallel.search('tides estuary', { top: 1, mode: 'semantic' }))[0]?.id, 'osprey');
+    } finally {
+      await parallelDatabase.dispose();
+      await slow.close();
+    }
   });
 });
