@@ -86,6 +86,16 @@ describe('lexical pruning of common-only matches', () => {
   });
   after(() => database.dispose());
 
+  /** Removes the generated collection's agents, then writes these, in one transaction. */
+  const replaceGenerated = (entries: ReadonlyArray<{ id: string; fields: LexicalFields }>) =>
+    database.db.transaction().execute(async (trx) => {
+      await full.remove(
+        trx,
+        Array.from({ length: 80 }, (_, i) => `agent-${i}`),
+      );
+      await full.write(trx, entries);
+    });
+
   it('ranks the top of every generated collection exactly as scoring every match does', async () => {
     let collection = 0;
     await fc.assert(
@@ -95,16 +105,7 @@ describe('lexical pruning of common-only matches', () => {
         fc.constantFrom(1, 5, 10, 1000),
         async (agents, words, limit) => {
           collection++;
-          await database.db.transaction().execute(async (trx) => {
-            await full.remove(
-              trx,
-              Array.from({ length: 80 }, (_, i) => `agent-${i}`),
-            );
-            await full.write(
-              trx,
-              agents.map((agentFields, i) => ({ id: `agent-${i}`, fields: agentFields })),
-            );
-          });
+          await replaceGenerated(agents.map((agentFields, i) => ({ id: `agent-${i}`, fields: agentFields })));
           const query = parseLexicalQuery(words.join(' '));
           const expected = await full.search(database.db, query, { limit });
           const actual = await pruned.search(database.db, query, { limit });
@@ -123,19 +124,12 @@ describe('lexical pruning of common-only matches', () => {
   it('leaves agents that match only a word most agents share out of the pool below the proven top', async () => {
     // 600 agents say "data"; 120 of them (a fifth) also say "weather". The 100 best for "weather data" are all
     // weather agents, and no agent with only "data" can outscore them: those 480 are not scored at all.
-    await database.db.transaction().execute(async (trx) => {
-      await full.remove(
-        trx,
-        Array.from({ length: 80 }, (_, i) => `agent-${i}`),
-      );
-      await full.write(
-        trx,
-        Array.from({ length: 600 }, (_, i) => ({
-          id: `bulk-${i}`,
-          fields: fieldsOf({ description: i % 5 === 0 ? `weather data number ${i}` : `data number ${i}` }),
-        })),
-      );
-    });
+    await replaceGenerated(
+      Array.from({ length: 600 }, (_, i) => ({
+        id: `bulk-${i}`,
+        fields: fieldsOf({ description: i % 5 === 0 ? `weather data number ${i}` : `data number ${i}` }),
+      })),
+    );
     const query = parseLexicalQuery('weather data');
     const everything = await full.search(database.db, query, { limit: 1000 });
     const pool = await pruned.search(database.db, query, { limit: 1000 });
