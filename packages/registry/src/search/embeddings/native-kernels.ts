@@ -5,13 +5,10 @@
  */
 import { createRequire } from 'node:module';
 
-/**
- * c[m×n] = a[m×k] · b[k×n] (+ bias[n]) (then max(0, ·)). a and c are row-major; b is in column panels
- * (packColumns).
- */
-export type Matmul = (
+/** c[m×n] = a[m×k] · b[k×n] (+ bias[n]) (then max(0, ·)), a and c row-major, b packed as the multiply reads it. */
+type Product<Packed> = (
   a: Float32Array,
-  b: Float32Array,
+  b: Packed,
   c: Float32Array,
   m: number,
   k: number,
@@ -19,6 +16,9 @@ export type Matmul = (
   bias: Float32Array | null,
   relu: boolean,
 ) => void;
+
+/** The float32 product, b in column panels (packColumns). */
+export type Matmul = Product<Float32Array>;
 
 /** Normalises each row of input[rows × width] into output: (x - mean) / sqrt(variance + epsilon) · scale + bias. */
 export type LayerNorm = (
@@ -75,16 +75,7 @@ export type MatmulInt8 = (
 export type PackBf16 = (b: Float32Array, k: number, n: number, packed: Uint16Array) => void;
 
 /** c = a · b as Matmul, with b from packBf16 and each row of a rounded to bfloat16; sums in float32. */
-export type MatmulBf16 = (
-  a: Float32Array,
-  packed: Uint16Array,
-  c: Float32Array,
-  m: number,
-  k: number,
-  n: number,
-  bias: Float32Array | null,
-  relu: boolean,
-) => void;
+export type MatmulBf16 = Product<Uint16Array>;
 
 export interface NativeKernels {
   matmul: Matmul;

@@ -98,13 +98,12 @@ export class UseLiteEncoder {
     const weights = (suffix: string, kind: 'feed-forward' | 'projection' | 'final'): Weights => {
       const { shape, data } = tensor(suffix);
       const [rows, columns] = shape.slice(-2) as [number, number];
-      const quantize = kind === 'feed-forward';
       if (kind === 'projection' && precision === 'int8-bf16' && rows % 2 === 0 && columns % PANEL === 0) {
         const bf16 = new Uint16Array(rows * columns);
         kernels.packBf16(data, rows, columns, bf16);
         return { rows, columns, bf16 };
       }
-      if (!quantize || precision === 'float32')
+      if (kind !== 'feed-forward' || precision === 'float32')
         return { rows, columns, panels: packColumns(data, rows, columns) };
       const int8 = {
         packed: new Int8Array(rows * columns),

@@ -228,13 +228,14 @@ export function createSqliteLexicalIndex(options: SqliteLexicalOptions = {}): Le
   };
 }
 
+/** Clause counts kept at most, so that a registry that is never written to does not keep every query's. */
+const MAX_REMEMBERED_COUNTS = 10_000;
+
 /**
  * How many agents each clause matches, and how many there are, for `splitClauses`. Remembered until the database
  * changes: `total_changes()` moves with this connection's writes and `data_version` with any other's, so a count
  * is never stale (the proof that pruning left the top unchanged rests on it).
  */
-const MAX_REMEMBERED_COUNTS = 10_000;
-
 function clauseFrequencies() {
   let state = '';
   let rows = 0;
