@@ -66,6 +66,8 @@ const median = (values: readonly number[]) =>
 console.log(
   `USE-lite engines: ${texts.length} agent texts (mean ${mean(texts.map((t) => Math.min(t.length, MAX_CHARACTERS))).toFixed(0)} characters, ${mean(tokens).toFixed(0)} tokens) and ${queries.length} queries, one at a time on one thread`,
 );
+if (!(kernels instanceof Error))
+  console.log(`float32 multiplies on the ${kernels.floatKernel} register tile`);
 
 async function timeEach(model: UseLiteModel, inputs: readonly string[]) {
   const times: number[] = [];

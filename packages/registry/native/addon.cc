@@ -253,9 +253,11 @@ napi_value Init(napi_env env, napi_value exports) {
   exportFunction(env, exports, "matmulBf16", MatmulBf16);
   exportFunction(env, exports, "layerNorm", LayerNorm);
   exportFunction(env, exports, "attention", Attention);
-  napi_value panel, int8, bf16;
+  napi_value panel, floatKernel, int8, bf16;
   napi_create_uint32(env, PANEL, &panel);
   napi_set_named_property(env, exports, "PANEL", panel);
+  napi_create_string_utf8(env, agentry::gemmF32Kernel(), NAPI_AUTO_LENGTH, &floatKernel);
+  napi_set_named_property(env, exports, "floatKernel", floatKernel);
   napi_get_boolean(env, agentry::int8Supported(), &int8);
   napi_set_named_property(env, exports, "int8", int8);
   napi_get_boolean(env, agentry::bf16Supported(), &bf16);

@@ -13,6 +13,9 @@ constexpr size_t PANEL = 32;
 // c[m×n] = a[m×k] · b[k×n] (+ bias[n]) (then max(0, ·)); a and c row-major, b in float panels.
 void gemmF32(const float* a, const float* b, float* c, size_t m, size_t k, size_t n, const float* bias, bool relu);
 
+// Which tile gemmF32 runs on this CPU: "avx512", "avx2" or "portable".
+const char* gemmF32Kernel();
+
 // Whether this CPU has the int8 dot product (AVX-512 VNNI) that gemmInt8 needs.
 bool int8Supported();
 

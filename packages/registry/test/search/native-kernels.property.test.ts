@@ -1,11 +1,14 @@
 /**
  * The native kernels (native/) that USE-lite runs on compute what plain loops compute, for any shape (panels of 32
- * columns and tiles of 8 rows, with and without remainders): the float32 multiply with and without bias and ReLU,
+ * columns and tiles of 6 or 8 rows, with and without remainders): the float32 multiply with and without bias and
+ * ReLU, on every register tile this CPU runs (AVX-512, AVX2, portable; the narrower ones in a child process each),
  * the int8 and bfloat16 multiplies to within their rounding, layer normalisation and self-attention; and they refuse
  * arguments that do not fit instead of reading past an array.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import {
   loadNativeKernels,
@@ -73,8 +76,13 @@ test('the native kernels are built (npm install builds them; without them USE-li
   assert.ok(!(loaded instanceof Error), loaded instanceof Error ? loaded.message : '');
 });
 
-test('float32 products match a plain loop for any shape, bias and ReLU', () => {
-  const { matmul } = kernels();
+const FLOAT_PRODUCTS = 'float32 products match a plain loop for any shape, bias and ReLU';
+/** The float kernel this process was asked to run (in the child processes of the test below). */
+const askedFloatKernel = process.env['AGENTRY_FLOAT_KERNEL'];
+
+test(FLOAT_PRODUCTS, () => {
+  const { matmul, floatKernel } = kernels();
+  if (askedFloatKernel !== undefined) assert.equal(floatKernel, askedFloatKernel);
   const cases = productCases({
     m: fc.integer({ min: 0, max: 20 }),
     k: fc.integer({ min: 0, max: 70 }),
@@ -95,6 +103,38 @@ test('float32 products match a plain loop for any shape, bias and ReLU', () => {
     }),
     { numRuns: 300 },
   );
+});
+
+test('float32 products match a plain loop on each narrower register tile this CPU runs', (t) => {
+  const narrower: Record<string, string[]> = {
+    avx512: ['avx2', 'portable'],
+    avx2: ['portable'],
+    portable: [],
+  };
+  if (askedFloatKernel !== undefined) {
+    t.diagnostic('this is the child process of a run under each kernel');
+    return;
+  }
+  const kinds = narrower[kernels().floatKernel]!;
+  assert.ok(kinds.length > 0 || kernels().floatKernel === 'portable');
+  // A test run of its own (not a child of this one, which NODE_TEST_CONTEXT would make it), reporting in TAP.
+  const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
+  for (const kind of kinds) {
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--test',
+        '--test-reporter=tap',
+        `--test-name-pattern=^${FLOAT_PRODUCTS}$`,
+        fileURLToPath(import.meta.url),
+      ],
+      { env: { ...env, AGENTRY_FLOAT_KERNEL: kind }, encoding: 'utf8' },
+    );
+    assert.equal(child.status, 0, `on the ${kind} tile:\n${child.stdout}${child.stderr}`);
+    assert.match(child.stdout, /# pass 1\b/, `the ${kind} run passed its one test`);
+  }
 });
 
 test('arguments that do not fit are refused', () => {

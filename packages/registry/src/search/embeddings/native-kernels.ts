@@ -77,6 +77,8 @@ export type PackBf16 = (b: Float32Array, k: number, n: number, packed: Uint16Arr
 /** c = a · b as Matmul, with b from packBf16 and each row of a rounded to bfloat16; sums in float32. */
 export type MatmulBf16 = Product<Uint16Array>;
 
+export type FloatKernel = 'avx512' | 'avx2' | 'portable';
+
 export interface NativeKernels {
   matmul: Matmul;
   layerNorm: LayerNorm;
@@ -85,6 +87,11 @@ export interface NativeKernels {
   matmulInt8: MatmulInt8;
   packBf16: PackBf16;
   matmulBf16: MatmulBf16;
+  /**
+   * The register tile `matmul` runs on this CPU: `avx512`, `avx2` (with FMA) or `portable`. The environment
+   * variable AGENTRY_FLOAT_KERNEL (`avx2`, `portable`) asks for a narrower one, as the tests do for each.
+   */
+  floatKernel: FloatKernel;
   /** Whether matmulInt8 runs on this CPU (it needs AVX-512 VNNI). */
   int8: boolean;
   /** Whether matmulBf16 runs on this CPU (it needs AVX-512 BF16). */
@@ -107,11 +114,22 @@ export function loadNativeKernels(): NativeKernels | Error {
   if (loaded === undefined) {
     try {
       const addon = createRequire(import.meta.url)(ADDON) as NativeKernels & { PANEL: number };
-      const { matmul, layerNorm, attention, quantizeColumns, matmulInt8, packBf16, matmulBf16, int8, bf16 } =
-        addon;
+      const { matmul, layerNorm, attention, quantizeColumns, matmulInt8, packBf16, matmulBf16 } = addon;
+      const { floatKernel, int8, bf16 } = addon;
       loaded =
         addon.PANEL === PANEL
-          ? { matmul, layerNorm, attention, quantizeColumns, matmulInt8, packBf16, matmulBf16, int8, bf16 }
+          ? {
+              matmul,
+              layerNorm,
+              attention,
+              quantizeColumns,
+              matmulInt8,
+              packBf16,
+              matmulBf16,
+              floatKernel,
+              int8,
+              bf16,
+            }
           : new Error(`the native multiply takes panels of ${addon.PANEL} columns, not ${PANEL}`);
     } catch (error) {
       loaded = error instanceof Error ? error : new Error(String(error));
