@@ -10,7 +10,9 @@
 //   layerNorm(input, output, rows, width, scale, bias, epsilon)
 //   attention(qkv, out, t, width, heads, scale)
 //   PANEL                                               columns in a panel (32)
-//   int8                                                whether matmulInt8 can run on this CPU (AVX-512 VNNI)
+//   floatKernel                                         the register tile matmul runs ("avx512", "avx2", "portable")
+//   int8, int8Kernel                                    whether matmulInt8 can run on this CPU, and on what
+//                                                       ("avx512-vnni", "avx2", "none")
 //   bf16                                                whether matmulBf16 can run on this CPU (AVX-512 BF16)
 #include <node_api.h>
 
@@ -118,7 +120,7 @@ napi_value MatmulInt8(napi_env env, napi_callback_info info) {
   if (!arguments(env, info, 10, argv)) {
     return fail(env, "matmulInt8(a, packed, scales, sums, c, m, k, n, bias, relu) takes 10 arguments");
   }
-  if (!agentry::int8Supported()) return fail(env, "matmulInt8: this CPU has no AVX-512 VNNI");
+  if (!agentry::int8Supported()) return fail(env, "matmulInt8: this CPU has neither AVX-512 VNNI nor AVX2");
   float *a, *scales, *c, *bias;
   int8_t* packed;
   int32_t* sums;
@@ -253,13 +255,15 @@ napi_value Init(napi_env env, napi_value exports) {
   exportFunction(env, exports, "matmulBf16", MatmulBf16);
   exportFunction(env, exports, "layerNorm", LayerNorm);
   exportFunction(env, exports, "attention", Attention);
-  napi_value panel, floatKernel, int8, bf16;
+  napi_value panel, floatKernel, int8, int8Kernel, bf16;
   napi_create_uint32(env, PANEL, &panel);
   napi_set_named_property(env, exports, "PANEL", panel);
   napi_create_string_utf8(env, agentry::gemmF32Kernel(), NAPI_AUTO_LENGTH, &floatKernel);
   napi_set_named_property(env, exports, "floatKernel", floatKernel);
   napi_get_boolean(env, agentry::int8Supported(), &int8);
   napi_set_named_property(env, exports, "int8", int8);
+  napi_create_string_utf8(env, agentry::int8Kernel(), NAPI_AUTO_LENGTH, &int8Kernel);
+  napi_set_named_property(env, exports, "int8Kernel", int8Kernel);
   napi_get_boolean(env, agentry::bf16Supported(), &bf16);
   napi_set_named_property(env, exports, "bf16", bf16);
   return exports;

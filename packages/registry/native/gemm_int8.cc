@@ -1,10 +1,15 @@
 // The int8 matrix multiply, on AVX-512 VNNI (vpdpbusd: 64 multiply-adds of unsigned by signed bytes an
-// instruction, four times float32's). Weights are quantised once, per column, to [-127, 127]. Each row of the left
-// matrix is quantised when it is multiplied, over its own range: x ≈ scale · (q − zero) with q in [0, 255], so a
+// instruction, four times float32's) or on AVX2 (vpmaddubsw then vpmaddwd: 32 an instruction pair, about twice the
+// float32 kernel's rate there). Weights are quantised once, per column, to [-127, 127]. Each row of the left matrix
+// is quantised when it is multiplied, over its own range: x ≈ scale · (q − zero) with q in [0, 255] on VNNI, so a
 // row of ReLU outputs (all ≥ 0) uses all 256 steps rather than half of them. Σ q · q_b − zero · Σ q_b is then the
-// exact integer product of the quantised values.
+// exact integer product of the quantised values. On AVX2, q is in [0, 127]: vpmaddubsw adds two byte products into
+// a saturating 16-bit sum, and 2 · 127 · 127 is the largest that cannot saturate (with 255, sums would clip).
+// AGENTRY_INT8_KERNEL=avx2 runs the AVX2 path on a CPU that has VNNI, as the tests do.
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "kernels.h"
 
@@ -35,14 +40,29 @@ void quantizeColumns(const float* b, size_t k, size_t n, int8_t* packed, float* 
 
 #ifdef AGENTRY_INT8
 
-bool int8Supported() {
-  static const bool supported = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512vnni");
-  }();
-  return supported;
+namespace {
+
+bool vnniSupported() {
+  __builtin_cpu_init();
+  const char* asked = std::getenv("AGENTRY_INT8_KERNEL");
+  if (asked != nullptr && std::string(asked) == "avx2") return false;
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vnni");
 }
+
+bool avx2Supported() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+
+}  // namespace
+
+const char* int8Kernel() {
+  static const char* const kernel = vnniSupported() ? "avx512-vnni" : avx2Supported() ? "avx2" : "none";
+  return kernel;
+}
+
+bool int8Supported() { return std::strcmp(int8Kernel(), "none") != 0; }
 
 namespace {
 
@@ -88,7 +108,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline voi
   }
 }
 
-// A row of floats to bytes over its range [min(x, 0), max(x, 0)]: q = round(x / scale) + zero.
+// A row of floats to bytes over its range [min(x, 0), max(x, 0)]: q = round(x / scale) + zero, q in [0, 255].
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void quantizeRow(const float* row, size_t k, uint8_t* out,
                                                                           float* scale, int32_t* zero) {
   __m512 lowest = _mm512_setzero_ps();
@@ -124,9 +144,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void quantizeRow(const fl
   }
 }
 
-}  // namespace
-
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) void gemmInt8(
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void gemmVnni(
     const float* a, const int8_t* b, const float* scales, const int32_t* sums, float* c, size_t m, size_t k, size_t n,
     const float* bias, bool relu, uint8_t* rowScratch, float* rowScales, int32_t* rowZeros) {
   for (size_t i = 0; i < m; i++) quantizeRow(a + i * k, k, rowScratch + i * k, rowScales + i, rowZeros + i);
@@ -139,7 +157,104 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void gemmInt8(
   }
 }
 
+constexpr int AVX2_ROWS = 6;
+constexpr int AVX2_COLUMNS = 16;
+
+// c[ROWS × 16] from a[ROWS × k] (bytes in [0, 127]) and 16 columns of a panel (`half` 0 or 1), as the VNNI tile.
+template <int ROWS>
+__attribute__((target("avx2,fma"), always_inline)) inline void tileAvx2(
+    const uint8_t* a, size_t k, const int8_t* b, int half, const float* rowScales, const int32_t* rowZeros,
+    const float* scales, const int32_t* sums, float* c, size_t ldc, const float* bias, bool relu) {
+  __m256i acc[ROWS][2];
+  for (int r = 0; r < ROWS; r++) acc[r][0] = acc[r][1] = _mm256_setzero_si256();
+  const __m256i ones = _mm256_set1_epi16(1);
+  for (size_t p = 0; p < k / 4; p++) {
+    const int8_t* group = b + p * PANEL * 4 + half * AVX2_COLUMNS * 4;
+    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(group));
+    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(group + 32));
+    for (int r = 0; r < ROWS; r++) {
+      uint32_t four;
+      std::memcpy(&four, a + r * k + 4 * p, 4);
+      const __m256i s = _mm256_set1_epi32(static_cast<int>(four));
+      acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(_mm256_maddubs_epi16(s, b0), ones));
+      acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(_mm256_maddubs_epi16(s, b1), ones));
+    }
+  }
+  for (int v = 0; v < 2; v++) {
+    const __m256i columnSums = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sums + 8 * v));
+    const __m256 columnScales = _mm256_loadu_ps(scales + 8 * v);
+    const __m256 columnBias = bias != nullptr ? _mm256_loadu_ps(bias + 8 * v) : _mm256_setzero_ps();
+    for (int r = 0; r < ROWS; r++) {
+      const __m256i zero = _mm256_set1_epi32(rowZeros[r]);
+      __m256 x = _mm256_cvtepi32_ps(_mm256_sub_epi32(acc[r][v], _mm256_mullo_epi32(columnSums, zero)));
+      x = _mm256_fmadd_ps(x, _mm256_mul_ps(columnScales, _mm256_set1_ps(rowScales[r])), columnBias);
+      if (relu) x = _mm256_max_ps(x, _mm256_setzero_ps());
+      _mm256_storeu_ps(c + r * ldc + 8 * v, x);
+    }
+  }
+}
+
+template <int ROWS>
+__attribute__((target("avx2,fma"), always_inline)) inline void tileAvx2Of(
+    int rows, const uint8_t* a, size_t k, const int8_t* b, int half, const float* rowScales, const int32_t* rowZeros,
+    const float* scales, const int32_t* sums, float* c, size_t ldc, const float* bias, bool relu) {
+  if constexpr (ROWS > 1) {
+    if (rows < ROWS) {
+      tileAvx2Of<ROWS - 1>(rows, a, k, b, half, rowScales, rowZeros, scales, sums, c, ldc, bias, relu);
+      return;
+    }
+  }
+  tileAvx2<ROWS>(a, k, b, half, rowScales, rowZeros, scales, sums, c, ldc, bias, relu);
+}
+
+// A row of floats to bytes in [0, 127] over its range [min(x, 0), max(x, 0)] (the AVX2 path's 7 bits).
+__attribute__((target("avx2,fma"))) void quantizeRowAvx2(const float* row, size_t k, uint8_t* out, float* scale,
+                                                         int32_t* zero) {
+  float low = 0;
+  float high = 0;
+  for (size_t p = 0; p < k; p++) {
+    low = std::fmin(low, row[p]);
+    high = std::fmax(high, row[p]);
+  }
+  *scale = high > low ? (high - low) / 127 : 1;
+  const float inverse = 1 / *scale;
+  *zero = static_cast<int32_t>(std::nearbyint(-low * inverse));
+  for (size_t p = 0; p < k; p++) {
+    const int q = static_cast<int>(std::nearbyint(row[p] * inverse)) + *zero;
+    out[p] = static_cast<uint8_t>(q < 0 ? 0 : q > 127 ? 127 : q);
+  }
+}
+
+__attribute__((target("avx2,fma"))) void gemmAvx2(const float* a, const int8_t* b, const float* scales,
+                                                  const int32_t* sums, float* c, size_t m, size_t k, size_t n,
+                                                  const float* bias, bool relu, uint8_t* rowScratch, float* rowScales,
+                                                  int32_t* rowZeros) {
+  for (size_t i = 0; i < m; i++) quantizeRowAvx2(a + i * k, k, rowScratch + i * k, rowScales + i, rowZeros + i);
+  for (size_t j = 0; j < n / PANEL; j++) {
+    for (int half = 0; half < 2; half++) {
+      const size_t first = j * PANEL + half * AVX2_COLUMNS;
+      for (size_t i = 0; i < m; i += AVX2_ROWS) {
+        const int rows = m - i < static_cast<size_t>(AVX2_ROWS) ? static_cast<int>(m - i) : AVX2_ROWS;
+        tileAvx2Of<AVX2_ROWS>(rows, rowScratch + i * k, k, b + j * k * PANEL, half, rowScales + i, rowZeros + i,
+                              scales + first, sums + first, c + i * n + first, n,
+                              bias != nullptr ? bias + first : nullptr, relu);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void gemmInt8(const float* a, const int8_t* b, const float* scales, const int32_t* sums, float* c, size_t m, size_t k,
+              size_t n, const float* bias, bool relu, uint8_t* rowScratch, float* rowScales, int32_t* rowZeros) {
+  static const bool vnni = std::strcmp(int8Kernel(), "avx512-vnni") == 0;
+  if (vnni) gemmVnni(a, b, scales, sums, c, m, k, n, bias, relu, rowScratch, rowScales, rowZeros);
+  else gemmAvx2(a, b, scales, sums, c, m, k, n, bias, relu, rowScratch, rowScales, rowZeros);
+}
+
 #else
+
+const char* int8Kernel() { return "none"; }
 
 bool int8Supported() { return false; }
 

@@ -16,16 +16,17 @@ void gemmF32(const float* a, const float* b, float* c, size_t m, size_t k, size_
 // Which tile gemmF32 runs on this CPU: "avx512", "avx2" or "portable".
 const char* gemmF32Kernel();
 
-// Whether this CPU has the int8 dot product (AVX-512 VNNI) that gemmInt8 needs.
+// Whether gemmInt8 runs on this CPU (AVX-512 VNNI, or AVX2), and on which: "avx512-vnni", "avx2" or "none".
 bool int8Supported();
+const char* int8Kernel();
 
 // Quantises a row-major k×n float matrix (k a multiple of 4, n of PANEL) for gemmInt8: each column scaled by its
 // largest magnitude to [-127, 127] (scales[n]), packed in panels of PANEL columns by groups of 4 rows (packed[k·n]),
 // with each column's sum of quantised values (sums[n]).
 void quantizeColumns(const float* b, size_t k, size_t n, int8_t* packed, float* scales, int32_t* sums);
 
-// c = a · b as gemmF32, with b quantised by quantizeColumns and each row of a quantised to 8 bits on the fly (over
-// its own range); products are summed exactly in int32 and scaled back. The scratch holds m·k bytes, m scales and
+// c = a · b as gemmF32, with b quantised by quantizeColumns and each row of a quantised on the fly over its own
+// range (to 8 bits on VNNI, 7 on AVX2); products are summed exactly in int32 and scaled back. The scratch holds m·k bytes, m scales and
 // m zero points.
 void gemmInt8(const float* a, const int8_t* b, const float* scales, const int32_t* sums, float* c, size_t m, size_t k,
               size_t n, const float* bias, bool relu, uint8_t* rowScratch, float* rowScales, int32_t* rowZeros);

@@ -2,6 +2,7 @@
  * The native kernels (native/) that USE-lite runs on compute what plain loops compute, for any shape (panels of 32
  * columns and tiles of 6 or 8 rows, with and without remainders): the float32 multiply with and without bias and
  * ReLU, on every register tile this CPU runs (AVX-512, AVX2, portable; the narrower ones in a child process each),
+ * the int8 multiply on VNNI and on AVX2,
  * the int8 and bfloat16 multiplies to within their rounding, layer normalisation and self-attention; and they refuse
  * arguments that do not fit instead of reading past an array.
  */
@@ -105,35 +106,44 @@ test(FLOAT_PRODUCTS, () => {
   );
 });
 
+/**
+ * Runs one test of this file in a test run of its own under `env` (not as a child of this run, which
+ * NODE_TEST_CONTEXT would make it), and asserts that it ran and passed.
+ */
+function passesUnder(name: string, env: Record<string, string>, what: string): void {
+  const { NODE_TEST_CONTEXT: _context, ...inherited } = process.env;
+  const child = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-reporter=tap',
+      `--test-name-pattern=^${name}$`,
+      fileURLToPath(import.meta.url),
+    ],
+    { env: { ...inherited, ...env }, encoding: 'utf8' },
+  );
+  assert.equal(child.status, 0, `${what}:\n${child.stdout}${child.stderr}`);
+  assert.match(child.stdout, /# pass 1\b/, `${what}: the test ran and passed`);
+}
+
+/** Whether this process is a run under a narrower kernel than the CPU's (one started by passesUnder). */
+const underNarrowerKernel =
+  askedFloatKernel !== undefined || process.env['AGENTRY_INT8_KERNEL'] !== undefined;
+
 test('float32 products match a plain loop on each narrower register tile this CPU runs', (t) => {
+  if (underNarrowerKernel) {
+    t.diagnostic('this is the run under one narrower kernel');
+    return;
+  }
   const narrower: Record<string, string[]> = {
     avx512: ['avx2', 'portable'],
     avx2: ['portable'],
     portable: [],
   };
-  if (askedFloatKernel !== undefined) {
-    t.diagnostic('this is the child process of a run under each kernel');
-    return;
-  }
-  const kinds = narrower[kernels().floatKernel]!;
-  assert.ok(kinds.length > 0 || kernels().floatKernel === 'portable');
-  // A test run of its own (not a child of this one, which NODE_TEST_CONTEXT would make it), reporting in TAP.
-  const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
-  for (const kind of kinds) {
-    const child = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '--test',
-        '--test-reporter=tap',
-        `--test-name-pattern=^${FLOAT_PRODUCTS}$`,
-        fileURLToPath(import.meta.url),
-      ],
-      { env: { ...env, AGENTRY_FLOAT_KERNEL: kind }, encoding: 'utf8' },
-    );
-    assert.equal(child.status, 0, `on the ${kind} tile:\n${child.stdout}${child.stderr}`);
-    assert.match(child.stdout, /# pass 1\b/, `the ${kind} run passed its one test`);
+  for (const kind of narrower[kernels().floatKernel]!) {
+    passesUnder(FLOAT_PRODUCTS, { AGENTRY_FLOAT_KERNEL: kind }, `on the ${kind} tile`);
   }
 });
 
@@ -239,11 +249,16 @@ test('self-attention matches a plain loop for any number of tokens and heads', (
   );
 });
 
-test('int8 products are within their quantisation of the float products (where the CPU has AVX-512 VNNI)', (t) => {
-  const { int8, quantizeColumns, matmulInt8 } = kernels();
+const INT8_PRODUCTS =
+  'int8 products are within their quantisation of the float products (on AVX-512 VNNI or AVX2)';
+
+test(INT8_PRODUCTS, (t) => {
+  const { int8, int8Kernel, quantizeColumns, matmulInt8 } = kernels();
+  const asked = process.env['AGENTRY_INT8_KERNEL'];
+  if (asked !== undefined) assert.equal(int8Kernel, asked);
   if (!int8) {
     // The float32 engine serves such a machine; the engines test covers which one is chosen.
-    t.diagnostic('this CPU has no AVX-512 VNNI: matmulInt8 refuses to run');
+    t.diagnostic('this CPU has neither AVX-512 VNNI nor AVX2: matmulInt8 refuses to run');
     assert.throws(
       () =>
         matmulInt8(
@@ -258,10 +273,12 @@ test('int8 products are within their quantisation of the float products (where t
           null,
           false,
         ),
-      /VNNI/,
+      /VNNI nor AVX2/,
     );
     return;
   }
+  // A row of a is quantised over its range to 256 steps on VNNI, 128 on AVX2.
+  const rowSteps = int8Kernel === 'avx2' ? 127 : 255;
   const cases = productCases({
     m: fc.integer({ min: 0, max: 20 }),
     k: fc.integer({ min: 1, max: 40 }).map((x) => 4 * x),
@@ -278,11 +295,12 @@ test('int8 products are within their quantisation of the float products (where t
       const expected = reference(a, b, m, k, n, offsets);
       for (let i = 0; i < m * n; i++) {
         const want = relu ? Math.max(0, expected[i]!) : expected[i]!;
-        // Each operand is off by at most half a step of its scale: max |x| / 127 for a row of a, scales[j] for b.
+        // Each operand is off by at most half a step of its scale: at most 2 · max |x| / rowSteps for a row of a,
+        // scales[j] for b.
         const row = Math.floor(i / n);
         const column = i % n;
         const rowValues = [...a.subarray(row * k, (row + 1) * k)];
-        const rowScale = Math.max(...rowValues.map(Math.abs)) / 127;
+        const rowScale = (2 * Math.max(...rowValues.map(Math.abs))) / rowSteps;
         const columnScale = scales[column]!;
         let bound = 1e-5;
         for (let p = 0; p < k; p++) {
@@ -294,6 +312,14 @@ test('int8 products are within their quantisation of the float products (where t
     }),
     { numRuns: 200 },
   );
+});
+
+test('int8 products are within their quantisation on the AVX2 path too, where the CPU has VNNI', (t) => {
+  if (underNarrowerKernel || kernels().int8Kernel !== 'avx512-vnni') {
+    t.diagnostic(`the int8 products test ran on this CPU's only int8 path (${kernels().int8Kernel})`);
+    return;
+  }
+  passesUnder(INT8_PRODUCTS, { AGENTRY_INT8_KERNEL: 'avx2' }, 'on the AVX2 path');
 });
 
 test('bfloat16 products are within their rounding of the float products (where the CPU has AVX-512 BF16)', (t) => {

@@ -92,8 +92,13 @@ export interface NativeKernels {
    * variable AGENTRY_FLOAT_KERNEL (`avx2`, `portable`) asks for a narrower one, as the tests do for each.
    */
   floatKernel: FloatKernel;
-  /** Whether matmulInt8 runs on this CPU (it needs AVX-512 VNNI). */
+  /** Whether matmulInt8 runs on this CPU (it needs AVX-512 VNNI or AVX2). */
   int8: boolean;
+  /**
+   * What matmulInt8 runs on: `avx512-vnni` (rows of a quantised to 8 bits), `avx2` (to 7 bits: see
+   * native/gemm_int8.cc) or `none`. AGENTRY_INT8_KERNEL=avx2 asks for the AVX2 path on a CPU with VNNI.
+   */
+  int8Kernel: 'avx512-vnni' | 'avx2' | 'none';
   /** Whether matmulBf16 runs on this CPU (it needs AVX-512 BF16). */
   bf16: boolean;
 }
@@ -115,7 +120,7 @@ export function loadNativeKernels(): NativeKernels | Error {
     try {
       const addon = createRequire(import.meta.url)(ADDON) as NativeKernels & { PANEL: number };
       const { matmul, layerNorm, attention, quantizeColumns, matmulInt8, packBf16, matmulBf16 } = addon;
-      const { floatKernel, int8, bf16 } = addon;
+      const { floatKernel, int8, int8Kernel, bf16 } = addon;
       loaded =
         addon.PANEL === PANEL
           ? {
@@ -128,6 +133,7 @@ export function loadNativeKernels(): NativeKernels | Error {
               matmulBf16,
               floatKernel,
               int8,
+              int8Kernel,
               bf16,
             }
           : new Error(`the native multiply takes panels of ${addon.PANEL} columns, not ${PANEL}`);

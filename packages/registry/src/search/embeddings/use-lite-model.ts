@@ -7,8 +7,8 @@
  * - `int8-bf16`: as int8, with the attention projections in bfloat16 (AVX-512 BF16); about 4 ms for a 300-character
  *   text on one core here, its vectors as close to float32's as int8's;
  * - `int8`: the encoder of use-lite-encoder.ts on the native kernels, its feed-forward multiplies in 8 bits
- *   (AVX-512 VNNI); about 5 ms for a 300-character text on one core here, its vectors within a cosine of 0.9995 of
- *   float32's and the search benchmarks' NDCG unchanged (bench/search-quality);
+ *   (AVX-512 VNNI, or AVX2 with 7-bit activations); about 5 ms for a 300-character text on one core with VNNI, its
+ *   vectors within a cosine of 0.9995 of float32's and the search benchmarks' NDCG unchanged (bench/search-quality);
  * - `float32`: the same encoder in float32 (any CPU the kernels build on), about 11 ms, TF.js's vectors to a cosine
  *   of 0.99999;
  * - `tfjs`: the model's TF.js graph on TF.js's WASM backend, about 90 ms, the fallback where the native kernels were
@@ -65,8 +65,8 @@ export function chosenUseLiteEngine(): UseLiteEngine {
 }
 
 /**
- * Where the kernels are built: int8-bf16 when the CPU has AVX-512 VNNI and BF16, int8 with VNNI alone, else float32;
- * TF.js where they are not built.
+ * Where the kernels are built: int8-bf16 when the CPU has AVX-512 VNNI and BF16, int8 with VNNI alone or with AVX2,
+ * else float32; TF.js where they are not built.
  */
 function fastestEngine(): UseLiteEngine {
   const kernels = loadNativeKernels();
