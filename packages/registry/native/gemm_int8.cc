@@ -210,16 +210,46 @@ __attribute__((target("avx2,fma"), always_inline)) inline void tileAvx2Of(
 // A row of floats to bytes in [0, 127] over its range [min(x, 0), max(x, 0)] (the AVX2 path's 7 bits).
 __attribute__((target("avx2,fma"))) void quantizeRowAvx2(const float* row, size_t k, uint8_t* out, float* scale,
                                                          int32_t* zero) {
-  float low = 0;
-  float high = 0;
-  for (size_t p = 0; p < k; p++) {
-    low = std::fmin(low, row[p]);
-    high = std::fmax(high, row[p]);
+  __m256 lowest = _mm256_setzero_ps();
+  __m256 highest = _mm256_setzero_ps();
+  size_t p = 0;
+  for (; p + 8 <= k; p += 8) {
+    const __m256 x = _mm256_loadu_ps(row + p);
+    lowest = _mm256_min_ps(lowest, x);
+    highest = _mm256_max_ps(highest, x);
+  }
+  float lows[8], highs[8];
+  _mm256_storeu_ps(lows, lowest);
+  _mm256_storeu_ps(highs, highest);
+  float low = 0, high = 0;
+  for (int lane = 0; lane < 8; lane++) {
+    low = lows[lane] < low ? lows[lane] : low;
+    high = highs[lane] > high ? highs[lane] : high;
+  }
+  for (; p < k; p++) {
+    low = row[p] < low ? row[p] : low;
+    high = row[p] > high ? row[p] : high;
   }
   *scale = high > low ? (high - low) / 127 : 1;
   const float inverse = 1 / *scale;
   *zero = static_cast<int32_t>(std::nearbyint(-low * inverse));
-  for (size_t p = 0; p < k; p++) {
+  const __m256 factor = _mm256_set1_ps(inverse);
+  const __m256i offset = _mm256_set1_epi32(*zero);
+  const __m256i bottom = _mm256_setzero_si256();
+  const __m256i top = _mm256_set1_epi32(127);
+  for (p = 0; p + 8 <= k; p += 8) {
+    // Rounded to nearest (even), as the scalar tail's nearbyint; clamped against rounding at the ends.
+    __m256i q = _mm256_add_epi32(_mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(row + p), factor)), offset);
+    q = _mm256_min_epi32(_mm256_max_epi32(q, bottom), top);
+    // Eight int32 in [0, 127] to eight bytes: pack to 16 bits, then to 8, and take each half's first four.
+    const __m256i words = _mm256_packs_epi32(q, q);
+    const __m256i bytes = _mm256_packus_epi16(words, words);
+    const uint32_t first = static_cast<uint32_t>(_mm256_extract_epi32(bytes, 0));
+    const uint32_t second = static_cast<uint32_t>(_mm256_extract_epi32(bytes, 4));
+    std::memcpy(out + p, &first, 4);
+    std::memcpy(out + p + 4, &second, 4);
+  }
+  for (; p < k; p++) {
     const int q = static_cast<int>(std::nearbyint(row[p] * inverse)) + *zero;
     out[p] = static_cast<uint8_t>(q < 0 ? 0 : q > 127 ? 127 : q);
   }
