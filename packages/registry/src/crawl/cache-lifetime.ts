@@ -31,7 +31,9 @@ function parseDirectives(value: string | null): Map<string, string | undefined> 
   for (const part of value.split(',')) {
     const [name = '', argument] = part.split('=', 2);
     const key = name.trim().toLowerCase();
-    if (key !== '') directives.set(key, argument?.trim().replace(/^"|"$/g, ''));
+    if (key === '') continue;
+    const value = argument?.trim();
+    directives.set(key, value?.startsWith('"') ? value.replace(/^"|"$/g, '') : value);
   }
   return directives;
 }

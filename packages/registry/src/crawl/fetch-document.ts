@@ -53,14 +53,12 @@ const ACCEPT =
 
 export async function fetchDocument(url: string, options: FetchDocumentOptions): Promise<FetchedDocument> {
   const { previous } = options;
+  const stored = previous !== undefined && hasStoredCopy(previous) ? previous : undefined;
   const headers: Record<string, string> = { accept: ACCEPT };
   // Conditional only when the stored copy can stand in for the answer.
-  if (previous !== undefined && hasStoredCopy(previous)) {
-    if (previous.etag !== undefined) headers['if-none-match'] = previous.etag;
-    if (previous.lastModified !== undefined) headers['if-modified-since'] = previous.lastModified;
-  }
-  const fetchedAt = new Date(options.now()).toISOString();
-  const base: DocumentRecord = { url, status: 'failed', fetched: true, fetchedAt, origin: 'native' };
+  if (stored?.etag !== undefined) headers['if-none-match'] = stored.etag;
+  if (stored?.lastModified !== undefined) headers['if-modified-since'] = stored.lastModified;
+  const fetchedAt = isoTime(options.now());
   let response: Response;
   let finalUrl: string;
   try {
@@ -75,48 +73,81 @@ export async function fetchDocument(url: string, options: FetchDocumentOptions):
     finalUrl = result.url;
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    return { record: { ...base, reason: describeFetchError(error) } };
+    const reason = describeFetchError(error);
+    return { record: { url, status: 'failed', fetched: true, fetchedAt, origin: 'native', reason } };
   }
   // The fetcher buffers bodies (bounded): an answer not read needs no cancelling, and asking for `.body` would build
   // a stream just to drop it.
-  const record: DocumentRecord = { ...base, httpStatus: response.status };
+  const httpStatus = response.status;
+  const record: DocumentRecord = {
+    url,
+    status: 'failed',
+    fetched: true,
+    fetchedAt,
+    origin: 'native',
+    httpStatus,
+  };
   if (finalUrl !== url && !isSameSite(finalUrl, options.origin)) {
-    return { record: { ...record, reason: `Redirected to another origin (${finalUrl}); not read.` } };
+    record.reason = `Redirected to another origin (${finalUrl}); not read.`;
+    return { record };
   }
   const lifetime = freshnessLifetime(response.headers, options.now());
+  const etag = response.headers.get('etag') ?? undefined;
+  const lastModified = response.headers.get('last-modified') ?? undefined;
+  if (httpStatus === 304 && stored !== undefined) {
+    // Every field in one order, so that the records of unchanged documents (most of a re-crawl) share one shape.
+    const revalidated: DocumentRecord = {
+      url,
+      status: 'not-modified',
+      fetched: true,
+      fetchedAt,
+      origin: 'native',
+      httpStatus,
+    };
+    const validator = etag ?? stored.etag;
+    if (validator !== undefined) revalidated.etag = validator;
+    const since = lastModified ?? stored.lastModified;
+    if (since !== undefined) revalidated.lastModified = since;
+    const lifetimeSeconds = lifetime ?? stored.lifetimeSeconds;
+    if (lifetimeSeconds !== undefined) revalidated.lifetimeSeconds = lifetimeSeconds;
+    return storedDocument(revalidated, stored);
+  }
   if (lifetime !== undefined) record.lifetimeSeconds = lifetime;
-  const etag = response.headers.get('etag');
-  const lastModified = response.headers.get('last-modified');
-  if (response.status === 304 && previous !== undefined && hasStoredCopy(previous)) {
-    record.status = 'not-modified';
-    record.etag = etag ?? previous.etag;
-    const validator = lastModified ?? previous.lastModified;
-    if (validator !== undefined) record.lastModified = validator;
-    if (record.etag === undefined) delete record.etag;
-    if (lifetime === undefined && previous.lifetimeSeconds !== undefined) {
-      record.lifetimeSeconds = previous.lifetimeSeconds;
-    }
-    return storedDocument(record, previous);
+  if (httpStatus === 404 || httpStatus === 410) {
+    record.status = 'missing';
+    return { record };
   }
-  if (response.status === 404 || response.status === 410) {
-    return { record: { ...record, status: 'missing' } };
-  }
-  if (response.status !== 200) {
-    return { record: { ...record, reason: `HTTP ${response.status}${statusText(response)}` } };
+  if (httpStatus !== 200) {
+    record.reason = `HTTP ${httpStatus}${statusText(response)}`;
+    return { record };
   }
   let text: string;
   try {
     text = await response.text();
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    return { record: { ...record, reason: `The body could not be read: ${describeFetchError(error)}` } };
+    record.reason = `The body could not be read: ${describeFetchError(error)}`;
+    return { record };
   }
   record.status = 'ok';
-  if (etag !== null) record.etag = etag;
-  if (lastModified !== null) record.lastModified = lastModified;
+  if (etag !== undefined) record.etag = etag;
+  if (lastModified !== undefined) record.lastModified = lastModified;
   record.body = text;
   record.digest = digestOf(text);
   return withJson(record, text);
+}
+
+// The last time turned into ISO 8601: a crawl asks for the same millisecond many times over.
+let lastTime = Number.NaN;
+let lastIso = '';
+
+/** `new Date(time).toISOString()`, remembered for the last time asked. */
+function isoTime(time: number): string {
+  if (time !== lastTime) {
+    lastIso = new Date(time).toISOString();
+    lastTime = time;
+  }
+  return lastIso;
 }
 
 /**
@@ -129,17 +160,25 @@ export function storedDocument(record: DocumentRecord, previous: PreviousDocumen
   const digest = storedDigest(previous);
   if (digest !== undefined) record.digest = digest;
   if (previous.body !== undefined) record.body = previous.body;
-  let parsed: { value: unknown } | undefined;
-  return {
-    record,
-    get json(): unknown {
-      const body = record.body ?? previous.body;
-      if (body === undefined) return undefined;
-      record.body = body;
-      parsed ??= { value: parseStored(body) };
-      return parsed.value;
-    },
-  };
+  return new StoredDocument(record, previous);
+}
+
+/** The getter is the class's, not each object's: a re-crawl makes one of these for most documents it asks for. */
+class StoredDocument implements FetchedDocument {
+  #parsed: { value: unknown } | undefined;
+
+  constructor(
+    readonly record: DocumentRecord,
+    private readonly previous: PreviousDocument,
+  ) {}
+
+  get json(): unknown {
+    const body = this.record.body ?? this.previous.body;
+    if (body === undefined) return undefined;
+    this.record.body = body;
+    this.#parsed ??= { value: parseStored(body) };
+    return this.#parsed.value;
+  }
 }
 
 function parseStored(body: string): unknown {
