@@ -7,9 +7,9 @@
 /** Seconds; 0 for `no-store`/`no-cache`; undefined when the headers say nothing (the caller picks a default). */
 export function freshnessLifetime(headers: Headers, now: number): number | undefined {
   const directives = parseDirectives(headers.get('cache-control'));
-  if (directives.has('no-store') || directives.has('no-cache')) return 0;
+  if (directives.noStore || directives.noCache) return 0;
   const age = seconds(headers.get('age')) ?? 0;
-  const maxAge = seconds(directives.get('s-maxage')) ?? seconds(directives.get('max-age'));
+  const maxAge = seconds(directives.sMaxAge) ?? seconds(directives.maxAge);
   if (maxAge !== undefined) return Math.max(0, maxAge - age);
   const date = httpDate(headers.get('date')) ?? now;
   const expires = headers.get('expires');
@@ -25,17 +25,36 @@ export function freshnessLifetime(headers: Headers, now: number): number | undef
   return undefined;
 }
 
-function parseDirectives(value: string | null): Map<string, string | undefined> {
-  const directives = new Map<string, string | undefined>();
+/** The directives of Cache-Control that say how long a response stays fresh (the first of each, as a cache reads). */
+interface FreshnessDirectives {
+  noStore: boolean;
+  noCache: boolean;
+  maxAge: string | undefined;
+  sMaxAge: string | undefined;
+}
+
+function parseDirectives(value: string | null): FreshnessDirectives {
+  const directives: FreshnessDirectives = {
+    noStore: false,
+    noCache: false,
+    maxAge: undefined,
+    sMaxAge: undefined,
+  };
   if (value === null) return directives;
   for (const part of value.split(',')) {
-    const [name = '', argument] = part.split('=', 2);
-    const key = name.trim().toLowerCase();
-    if (key === '') continue;
-    const value = argument?.trim();
-    directives.set(key, value?.startsWith('"') ? value.replace(/^"|"$/g, '') : value);
+    const equals = part.indexOf('=');
+    const name = (equals === -1 ? part : part.slice(0, equals)).trim().toLowerCase();
+    const argument = equals === -1 ? undefined : unquoted(part.slice(equals + 1).trim());
+    if (name === 'no-store') directives.noStore = true;
+    else if (name === 'no-cache') directives.noCache = true;
+    else if (name === 'max-age') directives.maxAge ??= argument;
+    else if (name === 's-maxage') directives.sMaxAge ??= argument;
   }
   return directives;
+}
+
+function unquoted(value: string): string {
+  return value.startsWith('"') ? value.replace(/^"|"$/g, '') : value;
 }
 
 function seconds(value: string | null | undefined): number | undefined {

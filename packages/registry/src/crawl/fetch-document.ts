@@ -13,6 +13,8 @@ import {
 } from '@agentry/client';
 import { parseJsonText } from '@agentry/core';
 import { freshnessLifetime } from './cache-lifetime.js';
+import { documentRecord } from './document-record.js';
+import { isoTime } from './iso-time.js';
 import { isSameSite } from './origins.js';
 import type { DocumentRecord, PreviousDocument } from './types.js';
 
@@ -74,19 +76,21 @@ export async function fetchDocument(url: string, options: FetchDocumentOptions):
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     const reason = describeFetchError(error);
-    return { record: { url, status: 'failed', fetched: true, fetchedAt, origin: 'native', reason } };
+    return {
+      record: documentRecord({ url, status: 'failed', fetched: true, fetchedAt, origin: 'native', reason }),
+    };
   }
   // The fetcher buffers bodies (bounded): an answer not read needs no cancelling, and asking for `.body` would build
   // a stream just to drop it.
   const httpStatus = response.status;
-  const record: DocumentRecord = {
+  const record = documentRecord({
     url,
     status: 'failed',
     fetched: true,
     fetchedAt,
     origin: 'native',
     httpStatus,
-  };
+  });
   if (finalUrl !== url && !isSameSite(finalUrl, options.origin)) {
     record.reason = `Redirected to another origin (${finalUrl}); not read.`;
     return { record };
@@ -95,24 +99,13 @@ export async function fetchDocument(url: string, options: FetchDocumentOptions):
   const etag = response.headers.get('etag') ?? undefined;
   const lastModified = response.headers.get('last-modified') ?? undefined;
   if (httpStatus === 304 && stored !== undefined) {
-    // Every field in one order, so that the records of unchanged documents (most of a re-crawl) share one shape.
-    const revalidated: DocumentRecord = {
-      url,
-      status: 'not-modified',
-      fetched: true,
-      fetchedAt,
-      origin: 'native',
-      httpStatus,
-    };
-    const validator = etag ?? stored.etag;
-    if (validator !== undefined) revalidated.etag = validator;
-    const since = lastModified ?? stored.lastModified;
-    if (since !== undefined) revalidated.lastModified = since;
-    const lifetimeSeconds = lifetime ?? stored.lifetimeSeconds;
-    if (lifetimeSeconds !== undefined) revalidated.lifetimeSeconds = lifetimeSeconds;
-    return storedDocument(revalidated, stored);
+    record.status = 'not-modified';
+    record.etag = etag ?? stored.etag;
+    record.lastModified = lastModified ?? stored.lastModified;
+    record.lifetimeSeconds = lifetime ?? stored.lifetimeSeconds;
+    return storedDocument(record, stored);
   }
-  if (lifetime !== undefined) record.lifetimeSeconds = lifetime;
+  record.lifetimeSeconds = lifetime;
   if (httpStatus === 404 || httpStatus === 410) {
     record.status = 'missing';
     return { record };
@@ -130,24 +123,11 @@ export async function fetchDocument(url: string, options: FetchDocumentOptions):
     return { record };
   }
   record.status = 'ok';
-  if (etag !== undefined) record.etag = etag;
-  if (lastModified !== undefined) record.lastModified = lastModified;
+  record.etag = etag;
+  record.lastModified = lastModified;
   record.body = text;
   record.digest = digestOf(text);
   return withJson(record, text);
-}
-
-// The last time turned into ISO 8601: a crawl asks for the same millisecond many times over.
-let lastTime = Number.NaN;
-let lastIso = '';
-
-/** `new Date(time).toISOString()`, remembered for the last time asked. */
-function isoTime(time: number): string {
-  if (time !== lastTime) {
-    lastIso = new Date(time).toISOString();
-    lastTime = time;
-  }
-  return lastIso;
 }
 
 /**
@@ -192,8 +172,11 @@ function parseStored(body: string): unknown {
 function withJson(record: DocumentRecord, text: string): FetchedDocument {
   const parsed = parseJsonText(text);
   if (parsed.ok) return { record, json: parsed.value };
-  const { body: _unreadable, digest: _digest, ...rest } = record;
-  return { record: { ...rest, status: 'failed', reason: `Not JSON: ${parsed.issue.message}` } };
+  record.status = 'failed';
+  record.reason = `Not JSON: ${parsed.issue.message}`;
+  record.body = undefined;
+  record.digest = undefined;
+  return { record };
 }
 
 function statusText(response: Response): string {

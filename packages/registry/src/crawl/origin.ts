@@ -7,6 +7,7 @@
 import type { SecureFetcher } from '@agentry/client';
 import { readDocument } from '@agentry/core';
 import { openApiToAwp } from '../synthetic/openapi-to-awp.js';
+import { documentRecord } from './document-record.js';
 import type { FetchedDocument } from './fetch-document.js';
 import { type Description, mergeDescriptions } from './merge.js';
 import { normalizeOrigin, originOf } from './origins.js';
@@ -96,19 +97,19 @@ async function unchangedDocuments(
   const results = await Promise.all(
     [...previous.entries()].map(async ([url, stored]): Promise<DocumentRecord | undefined> => {
       if (stored.status === 'skipped') {
-        const record: DocumentRecord = {
+        return documentRecord({
           url,
           status: 'skipped',
+          reason: stored.reason,
           fetched: false,
           fetchedAt: stored.fetchedAt ?? new Date(0).toISOString(),
           origin: stored.origin ?? 'native',
-        };
-        if (stored.reason !== undefined) record.reason = stored.reason;
-        if (stored.linkedFrom !== undefined) record.linkedFrom = stored.linkedFrom;
-        return record;
+          linkedFrom: stored.linkedFrom,
+        });
       }
       const fetched = await session.get(url);
       if (!sameAsBefore(fetched, previous)) return undefined;
+      // A copy: the session's record may yet be read again, as fetched, if another document changed.
       const record = { ...fetched.record };
       if (stored.kind !== undefined) record.kind = stored.kind;
       if (stored.linkedFrom !== undefined) record.linkedFrom = stored.linkedFrom;
@@ -222,15 +223,17 @@ class OriginReader {
     if (this.#seen.has(url)) return;
     this.#seen.add(url);
     const skip = (reason: string): void => {
-      this.records.push({
-        url,
-        status: 'skipped',
-        fetched: false,
-        reason,
-        fetchedAt: new Date(this.session.options.now()).toISOString(),
-        origin: 'native',
-        linkedFrom: from,
-      });
+      this.records.push(
+        documentRecord({
+          url,
+          status: 'skipped',
+          fetched: false,
+          reason,
+          fetchedAt: new Date(this.session.options.now()).toISOString(),
+          origin: 'native',
+          linkedFrom: from,
+        }),
+      );
     };
     const target = originOf(url);
     if (target !== this.session.origin) {

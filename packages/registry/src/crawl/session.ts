@@ -3,6 +3,7 @@
  * stored copy that is still fresh used without a request when the crawl asks only for what is due.
  */
 import type { SecureFetcher } from '@agentry/client';
+import { documentRecord } from './document-record.js';
 import {
   type FetchedDocument,
   fetchDocument,
@@ -10,6 +11,7 @@ import {
   storedDigest,
   storedDocument,
 } from './fetch-document.js';
+import { isAfter } from './iso-time.js';
 import { Limiter } from './limiter.js';
 import type { DocumentRecord, PreviousDocument, PreviousDocuments } from './types.js';
 
@@ -99,27 +101,25 @@ export class CrawlSession {
 }
 
 function isFresh(previous: PreviousDocument, now: number): boolean {
-  return previous.expiresAt !== undefined && Date.parse(previous.expiresAt) > now;
+  return previous.expiresAt !== undefined && isAfter(previous.expiresAt, now);
 }
 
 /** The stored copy, unfetched. */
 function reuse(url: string, previous: PreviousDocument): FetchedDocument {
-  const record: DocumentRecord = {
+  const stored = hasStoredCopy(previous);
+  const record = documentRecord({
     url,
-    status: hasStoredCopy(previous) ? 'not-modified' : (previous.status ?? 'missing'),
+    kind: previous.kind,
+    status: stored ? 'not-modified' : (previous.status ?? 'missing'),
+    reason: stored ? undefined : previous.reason,
     fetched: false,
+    etag: previous.etag,
+    lastModified: previous.lastModified,
     fetchedAt: previous.fetchedAt ?? new Date(0).toISOString(),
+    lifetimeSeconds: previous.lifetimeSeconds,
     origin: previous.origin ?? 'native',
-  };
-  if (previous.kind !== undefined) record.kind = previous.kind;
-  if (previous.etag !== undefined) record.etag = previous.etag;
-  if (previous.lastModified !== undefined) record.lastModified = previous.lastModified;
-  if (previous.lifetimeSeconds !== undefined) record.lifetimeSeconds = previous.lifetimeSeconds;
-  if (!hasStoredCopy(previous)) {
-    if (previous.reason !== undefined) record.reason = previous.reason;
-    return { record };
-  }
-  return storedDocument(record, previous);
+  });
+  return stored ? storedDocument(record, previous) : { record };
 }
 
 /**
