@@ -108,6 +108,23 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline voi
   }
 }
 
+// The scale and zero point that map a row's range [low, high] (low ≤ 0 ≤ high) onto 0 … levels; returns 1 / scale.
+inline float scaleAndZero(float low, float high, int levels, float* scale, int32_t* zero) {
+  *scale = high > low ? (high - low) / levels : 1;
+  const float inverse = 1 / *scale;
+  *zero = static_cast<int32_t>(std::nearbyint(-low * inverse));
+  return inverse;
+}
+
+// Values p … k − 1 of a row, past its vector loop, quantised as the loop quantises: nearest, clamped to 0 … levels.
+inline void quantizeTail(const float* row, size_t p, size_t k, float inverse, int32_t zero, int levels,
+                         uint8_t* out) {
+  for (; p < k; p++) {
+    const int q = static_cast<int>(std::nearbyint(row[p] * inverse)) + zero;
+    out[p] = static_cast<uint8_t>(q < 0 ? 0 : q > levels ? levels : q);
+  }
+}
+
 // A row of floats to bytes over its range [min(x, 0), max(x, 0)]: q = round(x / scale) + zero, q in [0, 255].
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void quantizeRow(const float* row, size_t k, uint8_t* out,
                                                                           float* scale, int32_t* zero) {
@@ -125,9 +142,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void quantizeRow(const fl
     low = std::fmin(low, row[p]);
     high = std::fmax(high, row[p]);
   }
-  *scale = high > low ? (high - low) / 255 : 1;
-  const float inverse = 1 / *scale;
-  *zero = static_cast<int32_t>(std::nearbyint(-low * inverse));
+  const float inverse = scaleAndZero(low, high, 255, scale, zero);
   const __m512 factor = _mm512_set1_ps(inverse);
   const __m512i offset = _mm512_set1_epi32(*zero);
   const __m512i bottom = _mm512_setzero_si512();
@@ -138,10 +153,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void quantizeRow(const fl
     q = _mm512_min_epi32(_mm512_max_epi32(q, bottom), top);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + p), _mm512_cvtepi32_epi8(q));
   }
-  for (; p < k; p++) {
-    const int q = static_cast<int>(std::nearbyint(row[p] * inverse)) + *zero;
-    out[p] = static_cast<uint8_t>(q < 0 ? 0 : q > 255 ? 255 : q);
-  }
+  quantizeTail(row, p, k, inverse, *zero, 255, out);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void gemmVnni(
@@ -230,9 +242,7 @@ __attribute__((target("avx2,fma"))) void quantizeRowAvx2(const float* row, size_
     low = row[p] < low ? row[p] : low;
     high = row[p] > high ? row[p] : high;
   }
-  *scale = high > low ? (high - low) / 127 : 1;
-  const float inverse = 1 / *scale;
-  *zero = static_cast<int32_t>(std::nearbyint(-low * inverse));
+  const float inverse = scaleAndZero(low, high, 127, scale, zero);
   const __m256 factor = _mm256_set1_ps(inverse);
   const __m256i offset = _mm256_set1_epi32(*zero);
   const __m256i bottom = _mm256_setzero_si256();
@@ -249,10 +259,7 @@ __attribute__((target("avx2,fma"))) void quantizeRowAvx2(const float* row, size_
     std::memcpy(out + p, &first, 4);
     std::memcpy(out + p + 4, &second, 4);
   }
-  for (; p < k; p++) {
-    const int q = static_cast<int>(std::nearbyint(row[p] * inverse)) + *zero;
-    out[p] = static_cast<uint8_t>(q < 0 ? 0 : q > 127 ? 127 : q);
-  }
+  quantizeTail(row, p, k, inverse, *zero, 127, out);
 }
 
 __attribute__((target("avx2,fma"))) void gemmAvx2(const float* a, const int8_t* b, const float* scales,
