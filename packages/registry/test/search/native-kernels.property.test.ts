@@ -119,7 +119,7 @@ function passesUnder(name: string, env: Record<string, string>, what: string): v
       'tsx',
       '--test',
       '--test-reporter=tap',
-      `--test-name-pattern=^${name}$`,
+      `--test-name-pattern=^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`,
       fileURLToPath(import.meta.url),
     ],
     { env: { ...inherited, ...env }, encoding: 'utf8' },
