@@ -35,6 +35,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
+import { loadNativeKernels } from '../../packages/registry/src/search/embeddings/native-kernels.js';
+import { chosenUseLiteEngine } from '../../packages/registry/src/search/index.js';
 import { generateAgent, generateFilter, generateQuery } from './agents.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -169,6 +171,14 @@ function checkFailures(name: string, result: LoadResult): void {
   }
 }
 
+/** The USE-lite engine the registry will run on this machine, and the kernels under it (figures depend on both). */
+function useLiteEngineHere(): string {
+  const engine = chosenUseLiteEngine();
+  const kernels = loadNativeKernels();
+  if (engine === 'tfjs' || kernels instanceof Error) return `the ${engine} engine`;
+  return `the ${engine} engine (float32 on the ${kernels.floatKernel} tile, int8 on ${kernels.int8Kernel})`;
+}
+
 async function throughputBench(dir: string): Promise<void> {
   const agents = Number(args.agents);
   const concurrency = Number(args.concurrency);
@@ -176,6 +186,7 @@ async function throughputBench(dir: string): Promise<void> {
   console.log(
     `registry bench: ${agents} agents, ${concurrency} in flight, ${requests} requests per throughput test`,
   );
+  if (args.embeddings === 'use-lite') console.log(`  embeddings: USE-lite, ${useLiteEngineHere()}`);
 
   const registry = await startChild(
     'server.ts',

@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import {
+  chosenUseLiteEngine,
   createSearchIndex,
   createUseLiteProvider,
   type EmbeddingProvider,
@@ -133,7 +134,7 @@ if (args.json) {
   console.log(JSON.stringify({ provider: provider.id, results, targetsMet: allMet }, null, 2));
 } else {
   const pct = (value: number) => (value * 100).toFixed(2).padStart(7);
-  console.log(`search quality (${provider.id}), metrics ×100\n`);
+  console.log(`search quality (${provider.id} on the ${chosenUseLiteEngine()} engine), metrics ×100\n`);
   console.log('dataset                 docs  queries  mode      NDCG@10     R@5    R@10  MRR@10');
   for (const r of results) {
     const queries = r.queries === r.totalQueries ? String(r.queries) : `${r.queries}/${r.totalQueries}`;
