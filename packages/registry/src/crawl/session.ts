@@ -3,6 +3,7 @@
  * stored copy that is still fresh used without a request when the crawl asks only for what is due.
  */
 import type { SecureFetcher } from '@agentry/client';
+import { Limiter } from '../concurrency/limiter.js';
 import { documentRecord } from './document-record.js';
 import {
   type FetchedDocument,
@@ -12,7 +13,6 @@ import {
   storedDocument,
 } from './fetch-document.js';
 import { isAfter } from './iso-time.js';
-import { Limiter } from './limiter.js';
 import type { DocumentRecord, PreviousDocument, PreviousDocuments } from './types.js';
 
 export interface SessionOptions {

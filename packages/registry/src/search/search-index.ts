@@ -13,6 +13,7 @@
  * matrix and the demotions through the change log (change-log.ts): a search first applies what others committed.
  */
 import type { Kysely } from 'kysely';
+import { Limiter } from '../concurrency/limiter.js';
 import { type ChangePosition, changesAfter, latestChange, markChanged } from './change-log.js';
 import { chunks } from './chunks.js';
 import { embeddingText, lexicalFields } from './document-text.js';
@@ -174,22 +175,15 @@ export async function createSearchIndex<Tables extends SearchTables>(
    * Batches being prepared (embedded) at once, each ahead of its turn to write: as many as the provider embeds at
    * once (USE-lite's worker threads), so a batch arriving while another embeds does not wait for a free worker.
    */
-  const preparingAtOnce = Math.max(1, provider?.concurrency ?? 1);
-  let preparingNow = 0;
-  const waitingToPrepare: Array<() => void> = [];
+  const preparing = new Limiter(Math.max(1, provider?.concurrency ?? 1));
 
   async function prepareInTurn(batch: SearchDocument[]): Promise<PreparedUpsert> {
     // Always a tick later, so the upserts of the same tick join the batch first.
     await Promise.resolve();
-    if (preparingNow >= preparingAtOnce) await new Promise<void>((resolve) => waitingToPrepare.push(resolve));
-    preparingNow++;
-    if (waitingUpsert?.documents === batch) waitingUpsert = undefined;
-    try {
-      return await prepareUpsert(batch);
-    } finally {
-      preparingNow--;
-      waitingToPrepare.shift()?.();
-    }
+    return preparing.run(() => {
+      if (waitingUpsert?.documents === batch) waitingUpsert = undefined;
+      return prepareUpsert(batch);
+    });
   }
 
   /**
