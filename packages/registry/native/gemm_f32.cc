@@ -4,32 +4,17 @@
 // - AVX-512 (32 registers of 16 floats): 8 rows × a whole panel (32 columns), 16 accumulators;
 // - AVX2 with FMA (16 registers of 8 floats): 6 rows × half a panel (16 columns), 12 accumulators;
 // - anything else: as AVX2, in whatever vectors the compiler has.
-// AGENTRY_FLOAT_KERNEL=avx2 or portable picks a narrower one. Each tile is specialised for its number of rows, so that the inner loop has no test of the row count.
+// AGENTRY_FLOAT_KERNEL=avx2 or portable picks a narrower one. Each tile is specialised for its number of rows, so
+// that the inner loop has no test of the row count.
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "kernels.h"
+#include "vector.h"
 
 namespace agentry {
 namespace {
-
-// Vectors of 8 floats (AVX2) and 16 (AVX-512), as GCC/Clang vector extensions: the compiler picks the instructions
-// for the target of the function the tile is inlined into.
-typedef float v8 __attribute__((vector_size(32), aligned(4), may_alias));
-typedef float v16 __attribute__((vector_size(64), aligned(4), may_alias));
-
-template <typename V>
-inline __attribute__((always_inline)) V load(const float* p) {
-  V v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-template <typename V>
-inline __attribute__((always_inline)) void store(float* p, V v) {
-  std::memcpy(p, &v, sizeof v);
-}
 
 // c[ROWS × VECTORS vectors] (row stride ldc) = a[ROWS × k] (row stride lda) · the columns of b starting at `b` (row
 // stride PANEL), plus bias, then max(0, ·) when relu.
@@ -110,8 +95,14 @@ void multiplyPortable(const float* a, const float* b, float* c, size_t m, size_t
   multiply<v8, 6, 16>(a, b, c, m, k, n, bias, relu);
 }
 
+using Multiply = void (*)(const float*, const float*, float*, size_t, size_t, size_t, const float*, bool);
+
+struct Choice {
+  Multiply multiply;
+  const char* name;
+};
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define AGENTRY_X86 1
 
 __attribute__((target("avx512f"))) void multiplyAvx512(const float* a, const float* b, float* c, size_t m, size_t k,
                                                         size_t n, const float* bias, bool relu) {
@@ -122,13 +113,6 @@ __attribute__((target("avx2,fma"))) void multiplyAvx2(const float* a, const floa
                                                       size_t n, const float* bias, bool relu) {
   multiply<v8, 6, 16>(a, b, c, m, k, n, bias, relu);
 }
-
-using Multiply = void (*)(const float*, const float*, float*, size_t, size_t, size_t, const float*, bool);
-
-struct Choice {
-  Multiply multiply;
-  const char* name;
-};
 
 // The widest tile this CPU runs, or a narrower one named by AGENTRY_FLOAT_KERNEL (avx2, portable), so that every
 // path can be tested on a machine that has the widest.
@@ -143,20 +127,15 @@ Choice chooseMultiply() {
   return {multiplyPortable, "portable"};
 }
 #else
-struct Choice {
-  void (*multiply)(const float*, const float*, float*, size_t, size_t, size_t, const float*, bool);
-  const char* name;
-};
-
 Choice chooseMultiply() { return {multiplyPortable, "portable"}; }
 #endif
-
-}  // namespace
 
 const Choice& chosenMultiply() {
   static const Choice chosen = chooseMultiply();
   return chosen;
 }
+
+}  // namespace
 
 void gemmF32(const float* a, const float* b, float* c, size_t m, size_t k, size_t n, const float* bias, bool relu) {
   chosenMultiply().multiply(a, b, c, m, k, n, bias, relu);

@@ -26,8 +26,8 @@ const char* int8Kernel();
 void quantizeColumns(const float* b, size_t k, size_t n, int8_t* packed, float* scales, int32_t* sums);
 
 // c = a · b as gemmF32, with b quantised by quantizeColumns and each row of a quantised on the fly over its own
-// range (to 8 bits on VNNI, 7 on AVX2); products are summed exactly in int32 and scaled back. The scratch holds m·k bytes, m scales and
-// m zero points.
+// range (to 8 bits on VNNI, 7 on AVX2); products are summed exactly in int32 and scaled back. The scratch holds m·k
+// bytes, m scales and m zero points.
 void gemmInt8(const float* a, const int8_t* b, const float* scales, const int32_t* sums, float* c, size_t m, size_t k,
               size_t n, const float* bias, bool relu, uint8_t* rowScratch, float* rowScales, int32_t* rowZeros);
 

@@ -1,21 +1,27 @@
-// What the kernels share: a 16-float vector type (GCC/Clang vector extensions, so the code compiles on any target and
-// the compiler picks the instructions), unaligned loads and stores, and the clones of a hot function for AVX-512 and
-// AVX2+FMA on x86-64, picked at load time by the CPU's features.
+// What the kernels share: vectors of 8 and 16 floats (GCC/Clang vector extensions, so the code compiles on any target
+// and the compiler picks the instructions for the target of the function it is inlined into), unaligned loads and
+// stores, and the clones of a hot function for AVX-512 and AVX2+FMA on x86-64, picked at load time by the CPU's
+// features.
 #pragma once
 
 #include <cstring>
 
 namespace agentry {
 
+typedef float v8 __attribute__((vector_size(32), aligned(4), may_alias));
 typedef float v16 __attribute__((vector_size(64), aligned(4), may_alias));
 
-inline __attribute__((always_inline)) v16 load(const float* p) {
-  v16 v;
+template <typename V = v16>
+inline __attribute__((always_inline)) V load(const float* p) {
+  V v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
 
-inline __attribute__((always_inline)) void store(float* p, v16 v) { std::memcpy(p, &v, sizeof v); }
+template <typename V>
+inline __attribute__((always_inline)) void store(float* p, V v) {
+  std::memcpy(p, &v, sizeof v);
+}
 
 }  // namespace agentry
 

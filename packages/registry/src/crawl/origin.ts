@@ -9,6 +9,7 @@ import { readDocument } from '@agentry/core';
 import { openApiToAwp } from '../synthetic/openapi-to-awp.js';
 import { documentRecord } from './document-record.js';
 import type { FetchedDocument } from './fetch-document.js';
+import { isoTime } from './iso-time.js';
 import { type Description, mergeDescriptions } from './merge.js';
 import { normalizeOrigin, originOf } from './origins.js';
 import { DISCOVERY_PATHS, MAX_CATALOG_DEPTH, MAX_LINKED_DOCUMENTS, OPENAPI_PATH } from './paths.js';
@@ -229,7 +230,7 @@ class OriginReader {
           status: 'skipped',
           fetched: false,
           reason,
-          fetchedAt: new Date(this.session.options.now()).toISOString(),
+          fetchedAt: isoTime(this.session.options.now()),
           origin: 'native',
           linkedFrom: from,
         }),

@@ -29,8 +29,8 @@ type Weights = { rows: number; columns: number } & (
 /**
  * `float32` computes what TF.js computes; `int8` runs the feed-forward multiplies (two thirds of the work) on 8-bit
  * values, with a scale per weight column and per token, where the CPU has AVX-512 VNNI or AVX2: about twice as fast
- * with VNNI, 1.4× on AVX2 (whose rows get 7 bits), with vectors within a cosine of 0.9995 of float32's. (The attention projections stay in float32: in int8 they added
- * twice the error for a fifth of the time.) `int8-bf16` also runs the attention projections in bfloat16 where the
+ * with VNNI, 1.4× on AVX2 (whose rows get 7 bits), with vectors within a cosine of 0.9995 of float32's. (The
+ * attention projections stay in float32: in int8 they added twice the error for a fifth of the time.) `int8-bf16` also runs the attention projections in bfloat16 where the
  * CPU has AVX-512 BF16 (float32's range, 8 bits of mantissa, float32 sums): they were then more than half the
  * time, and bfloat16 multiplies them 2.3–2.7× faster while its error is lost in int8's.
  */
