@@ -2,7 +2,7 @@
  * USE-lite's tokenizer: a SentencePiece unigram model over the 8,000 pieces of the package's `vocab.json`, decoded
  * by Viterbi (the highest total score). It reproduces, quirks included, the tokenizer that
  * `@energetic-ai/embeddings` runs before TF.js, so the native encoder and the TF.js one read a text as the same
- * token ids (use-lite-tokenizer.test.ts compares the two on generated texts):
+ * token ids (use-lite-tokenizer.property.test.ts compares the two on generated texts):
  * - the text is NFKC-normalised, spaces become `▁` and one `▁` is put in front;
  * - a position no piece starts at becomes one unknown token (id 0), and consecutive unknown tokens are merged;
  * - ties go to the candidate seen last, and a best score of exactly 0 counts as none yet;
@@ -16,37 +16,53 @@ export type UseLiteVocabulary = readonly (readonly [string, number])[];
 const RESERVED_IDS = 6;
 const SEPARATOR = '\u2581';
 
+/** A node of the pieces' trie, by code point: `id` is the piece that ends here, -1 where none does. */
+interface TrieNode {
+  id: number;
+  next: Map<number, TrieNode> | undefined;
+}
+
 export class UseLiteTokenizer {
-  private readonly pieces = new Map<string, number>();
-  /** Every prefix of a piece: a candidate that is none cannot grow into a piece, so the search stops there. */
-  private readonly prefixes = new Set<string>();
+  /**
+   * The pieces by code point, so that the search for the pieces starting at a position follows the text one code
+   * point at a time and stops where no piece continues (a Set of every prefix string cost a string and its hash per
+   * step).
+   */
+  private readonly root: TrieNode = { id: -1, next: undefined };
 
   constructor(private readonly vocabulary: UseLiteVocabulary) {
     for (let id = RESERVED_IDS; id < vocabulary.length; id++) {
-      const piece = vocabulary[id]![0];
-      this.pieces.set(piece, id); // a piece listed twice keeps its last id, as the reference trie does
-      const symbols = Array.from(piece);
-      for (let end = 1; end <= symbols.length; end++) this.prefixes.add(symbols.slice(0, end).join(''));
+      let node = this.root;
+      for (const symbol of vocabulary[id]![0]) {
+        const code = symbol.codePointAt(0)!;
+        node.next ??= new Map();
+        let child = node.next.get(code);
+        if (child === undefined) {
+          child = { id: -1, next: undefined };
+          node.next.set(code, child);
+        }
+        node = child;
+      }
+      if (node !== this.root) node.id = id; // a piece listed twice keeps its last id, as the reference trie does
     }
   }
 
   encode(text: string): number[] {
     const normalized = text.normalize('NFKC');
     const input = normalized.length > 0 ? SEPARATOR + normalized.replaceAll(' ', SEPARATOR) : normalized;
-    const symbols = Array.from(input);
-    const n = symbols.length;
+    const codes = Array.from(input, (symbol) => symbol.codePointAt(0)!);
+    const n = codes.length;
     // Candidates ending at each position, in increasing order of their start.
     const ending: { id: number; length: number; score: number }[][] = Array.from({ length: n + 1 }, () => []);
     for (let start = 0; start < n; start++) {
-      let piece = '';
+      let node: TrieNode | undefined = this.root;
       let found = false;
       for (let length = 1; start + length <= n; length++) {
-        piece += symbols[start + length - 1]!;
-        if (!this.prefixes.has(piece)) break;
-        const id = this.pieces.get(piece);
-        if (id === undefined) continue;
+        node = node.next?.get(codes[start + length - 1]!);
+        if (node === undefined) break;
+        if (node.id < 0) continue;
         found = true;
-        ending[start + length]!.push({ id, length, score: this.vocabulary[id]![1] });
+        ending[start + length]!.push({ id: node.id, length, score: this.vocabulary[node.id]![1] });
       }
       if (!found) ending[start + 1]!.push({ id: 0, length: 1, score: 0 });
     }
