@@ -15,6 +15,16 @@ export interface SqliteOptions {
   busyTimeoutMs?: number;
 }
 
+/**
+ * Pages the write-ahead log grows by before a commit copies it back into the database file (SQLite's default is
+ * 1,000). Each checkpoint pays two syncs whatever it copies, and a page written many times between checkpoints is
+ * copied once: at 4,000 pages (16 MB), registrations through the store took 20–30% less time than at 1,000, with a
+ * commit slower than 10 ms a quarter as often (each of those up to ~40 ms instead of ~20–30). See docs/registry.md.
+ */
+const CHECKPOINT_PAGES = 4000;
+/** The log file is cut back to this size when it restarts, after a burst (or a long read) made it grow past it. */
+const WAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
+
 export function openSqlite<Tables>(options: SqliteOptions): { db: Kysely<Tables>; dialect: StoreDialect } {
   const database = new Database(options.path);
   // WAL lets readers run beside the writer; NORMAL syncs at checkpoints, which in WAL mode keeps every committed
@@ -23,6 +33,8 @@ export function openSqlite<Tables>(options: SqliteOptions): { db: Kysely<Tables>
   database.pragma('synchronous = NORMAL');
   database.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
   database.pragma('foreign_keys = ON');
+  database.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
+  database.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   const counting = countingDatabase(database);
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: counting }) });
   return { db, dialect: sqliteDialect(database, counting.changeCount) };

@@ -3,6 +3,7 @@
  * audit, filters, paging, visibility and quality.
  */
 import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Agent, readDocument } from '@agentry/core';
@@ -347,6 +348,37 @@ describe('store', () => {
     assert.equal(await store.tokens.ensureAdmin('configured-admin'), 'configured-admin');
     assert.equal(await store.tokens.authenticate(generated), undefined);
     assert.equal((await store.tokens.authenticate('configured-admin'))?.role, 'admin');
+  });
+});
+
+describe('write-ahead log', () => {
+  const dir = tempDir();
+  after(() => dir.remove());
+
+  test('stays bounded under a long run of writes: commits copy it back into the database file', async () => {
+    const path = join(dir.path, 'log.db');
+    const store = await RegistryStore.open({ path, metadataOf: storedMetadata });
+    try {
+      // Each agent carries ~8 KB of description into its row, its stored metadata and its history: over 1,000 of
+      // them write more than 60 MB of pages, four times what the log may hold before a commit checkpoints it.
+      const prose = 'Plans, books and reschedules trips across airlines, hotels and trains. '
+        .repeat(110)
+        .trim();
+      for (let i = 0; i < 1000; i++) {
+        await register(
+          store,
+          agentOf({ id: `urn:agent:log-${i}`, name: `Log ${i}`, description: prose }),
+          'acme',
+        );
+      }
+      const logBytes = statSync(`${path}-wal`).size;
+      const databaseBytes = statSync(path).size;
+      assert.ok(logBytes <= 20 * 1024 * 1024, `the log holds ${logBytes} bytes`);
+      assert.ok(databaseBytes >= 20 * 1024 * 1024, `the database file holds ${databaseBytes} bytes`);
+      assert.equal((await store.agents.get('urn:agent:log-999'))?.agent.description, prose);
+    } finally {
+      await store.close();
+    }
   });
 });
 
