@@ -7,7 +7,9 @@
 //   matmulInt8(a, packed, scales, sums, c, m, k, n, bias | null, relu)
 //   packBf16(b, k, n, packed)                           b row-major → bfloat16 panels, for matmulBf16
 //   matmulBf16(a, packed, c, m, k, n, bias | null, relu)
-//   layerNorm(input, output, rows, width, scale, bias, epsilon)
+//   layerNorm(input, output, rows, width, scale, bias, epsilon, residual | null)
+//                                                       (with a residual, input += residual first)
+//   meanRows(matrix, rows, width, out)                  out[width] = the mean of the rows
 //   attention(qkv, out, t, width, heads, scale)
 //   PANEL                                               columns in a panel (32)
 //   floatKernel                                         the register tile matmul runs ("avx512", "avx2", "portable")
@@ -195,16 +197,21 @@ napi_value MatmulBf16(napi_env env, napi_callback_info info) {
 }
 
 napi_value LayerNorm(napi_env env, napi_callback_info info) {
-  napi_value argv[7];
-  if (!arguments(env, info, 7, argv)) {
-    return fail(env, "layerNorm(input, output, rows, width, scale, bias, epsilon) takes 7 arguments");
+  napi_value argv[8];
+  if (!arguments(env, info, 8, argv)) {
+    return fail(env, "layerNorm(input, output, rows, width, scale, bias, epsilon, residual) takes 8 arguments");
   }
-  float *input, *output, *scale, *bias;
-  size_t inputLength, outputLength, scaleLength, biasLength, rows, width;
+  float *input, *output, *scale, *bias, *residual = nullptr;
+  size_t inputLength, outputLength, scaleLength, biasLength, residualLength = 0, rows, width;
   double epsilon = 0;
   if (!floats(env, argv[0], &input, &inputLength) || !floats(env, argv[1], &output, &outputLength) ||
       !floats(env, argv[4], &scale, &scaleLength) || !floats(env, argv[5], &bias, &biasLength)) {
     return fail(env, "layerNorm: input, output, scale and bias must be Float32Arrays");
+  }
+  napi_valuetype residualType;
+  napi_typeof(env, argv[7], &residualType);
+  if (residualType != napi_null && !floats(env, argv[7], &residual, &residualLength)) {
+    return fail(env, "layerNorm: residual must be null or a Float32Array");
   }
   if (!dimension(env, argv[2], &rows) || !dimension(env, argv[3], &width)) {
     return fail(env, "layerNorm: rows and width must be non-negative integers");
@@ -212,10 +219,27 @@ napi_value LayerNorm(napi_env env, napi_callback_info info) {
   if (napi_get_value_double(env, argv[6], &epsilon) != napi_ok || !(epsilon > 0)) {
     return fail(env, "layerNorm: epsilon must be a positive number");
   }
-  if (inputLength < rows * width || outputLength < rows * width || scaleLength < width || biasLength < width) {
+  if (inputLength < rows * width || outputLength < rows * width || scaleLength < width || biasLength < width ||
+      (residual != nullptr && residualLength < rows * width)) {
     return fail(env, "layerNorm: an array is shorter than its dimensions");
   }
-  agentry::layerNorm(input, output, rows, width, scale, bias, epsilon);
+  agentry::layerNorm(input, output, rows, width, scale, bias, epsilon, residual);
+  return nullptr;
+}
+
+napi_value MeanRows(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  if (!arguments(env, info, 4, argv)) return fail(env, "meanRows(matrix, rows, width, out) takes 4 arguments");
+  float *matrix, *out;
+  size_t matrixLength, outLength, rows, width;
+  if (!floats(env, argv[0], &matrix, &matrixLength) || !floats(env, argv[3], &out, &outLength)) {
+    return fail(env, "meanRows: matrix and out must be Float32Arrays");
+  }
+  if (!dimension(env, argv[1], &rows) || !dimension(env, argv[2], &width)) {
+    return fail(env, "meanRows: rows and width must be non-negative integers");
+  }
+  if (matrixLength < rows * width || outLength < width) return fail(env, "meanRows: an array is shorter than its dimensions");
+  agentry::meanRows(matrix, rows, width, out);
   return nullptr;
 }
 
@@ -254,6 +278,7 @@ napi_value Init(napi_env env, napi_value exports) {
   exportFunction(env, exports, "packBf16", PackBf16);
   exportFunction(env, exports, "matmulBf16", MatmulBf16);
   exportFunction(env, exports, "layerNorm", LayerNorm);
+  exportFunction(env, exports, "meanRows", MeanRows);
   exportFunction(env, exports, "attention", Attention);
   napi_value panel, floatKernel, int8, int8Kernel, bf16;
   napi_create_uint32(env, PANEL, &panel);

@@ -43,9 +43,14 @@ void packBf16(const float* b, size_t k, size_t n, uint16_t* packed);
 void gemmBf16(const float* a, const uint16_t* b, float* c, size_t m, size_t k, size_t n, const float* bias, bool relu,
               uint16_t* rowScratch);
 
-// Normalises each row of input[rows × width]: (x - mean) / sqrt(variance + epsilon) · scale + bias.
-void layerNorm(const float* input, float* output, size_t rows, size_t width, const float* scale, const float* bias,
-               double epsilon);
+// Normalises each row of input[rows × width] into output: (x - mean) / sqrt(variance + epsilon) · scale + bias.
+// With a residual (rows × width, else null), input += residual first, and input keeps the sum: the transformer's
+// residual connection and the normalisation after it in one pass.
+void layerNorm(float* input, float* output, size_t rows, size_t width, const float* scale, const float* bias,
+               double epsilon, const float* residual);
+
+// out[width] = the mean of the rows of matrix[rows × width] (zeros when rows is 0).
+void meanRows(const float* matrix, size_t rows, size_t width, float* out);
 
 // Self-attention of t tokens from fused projections qkv[t × 3·width] (query, key, value side by side) into
 // out[t × width]: for each of `heads` heads, softmax((q·scale)·kᵀ)·v. `scratch` holds attentionScratch(t, depth)

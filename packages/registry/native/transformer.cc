@@ -9,12 +9,17 @@
 namespace agentry {
 
 // Sums in 16 float lanes (a row is at most a few thousand values, so the error is far below float32's own).
-AGENTRY_CLONES void layerNorm(const float* input, float* output, size_t rows, size_t width, const float* scale,
-                              const float* bias, double epsilon) {
+AGENTRY_CLONES void layerNorm(float* input, float* output, size_t rows, size_t width, const float* scale,
+                              const float* bias, double epsilon, const float* residual) {
+  const size_t whole = width - width % 16;
   for (size_t row = 0; row < rows; row++) {
-    const float* x = input + row * width;
+    float* x = input + row * width;
     float* y = output + row * width;
-    const size_t whole = width - width % 16;
+    if (residual != nullptr) {
+      const float* r = residual + row * width;
+      for (size_t i = 0; i < whole; i += 16) store(x + i, load(x + i) + load(r + i));
+      for (size_t i = whole; i < width; i++) x[i] += r[i];
+    }
     v16 lanes{};
     for (size_t i = 0; i < whole; i += 16) lanes += load(x + i);
     float sum = 0;
@@ -32,6 +37,18 @@ AGENTRY_CLONES void layerNorm(const float* input, float* output, size_t rows, si
     const float inverse = static_cast<float>(1 / std::sqrt(squared / width + epsilon));
     for (size_t i = 0; i < width; i++) y[i] = (x[i] - mean) * inverse * scale[i] + bias[i];
   }
+}
+
+AGENTRY_CLONES void meanRows(const float* matrix, size_t rows, size_t width, float* out) {
+  const size_t whole = width - width % 16;
+  std::memset(out, 0, width * sizeof(float));
+  for (size_t row = 0; row < rows; row++) {
+    const float* x = matrix + row * width;
+    for (size_t i = 0; i < whole; i += 16) store(out + i, load(out + i) + load(x + i));
+    for (size_t i = whole; i < width; i++) out[i] += x[i];
+  }
+  const float inverse = 1.0f / static_cast<float>(rows > 0 ? rows : 1);
+  for (size_t i = 0; i < width; i++) out[i] *= inverse;
 }
 
 // Each head is two multiplies on the float kernel: scores = (q·scale) · kᵀ, then softmax(scores) · v, with the

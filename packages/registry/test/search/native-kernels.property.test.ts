@@ -3,7 +3,8 @@
  * columns and tiles of 6 or 8 rows, with and without remainders): the float32 multiply with and without bias and
  * ReLU, on every register tile this CPU runs (AVX-512, AVX2, portable; the narrower ones in a child process each),
  * the int8 multiply on VNNI and on AVX2,
- * the int8 and bfloat16 multiplies to within their rounding, layer normalisation and self-attention; and they refuse
+ * the int8 and bfloat16 multiplies to within their rounding, layer normalisation (with a residual added first or
+ * not), the mean of rows and self-attention; and they refuse
  * arguments that do not fit instead of reading past an array.
  */
 import assert from 'node:assert/strict';
@@ -148,7 +149,7 @@ test('float32 products match a plain loop on each narrower register tile this CP
 });
 
 test('arguments that do not fit are refused', () => {
-  const { matmul, layerNorm, attention, quantizeColumns } = kernels();
+  const { matmul, layerNorm, meanRows, attention, quantizeColumns } = kernels();
   const a = new Float32Array(6);
   const b = packColumns(new Float32Array(6), 3, 2);
   const c = new Float32Array(4);
@@ -164,10 +165,17 @@ test('arguments that do not fit are refused', () => {
   assert.deepEqual([...c], [0, 0, 0, 0]);
   const row = new Float32Array(8);
   assert.throws(
-    () => layerNorm(row, new Float32Array(4), 2, 4, row, row, 1e-6),
+    () => layerNorm(row, new Float32Array(4), 2, 4, row, row, 1e-6, null),
     /shorter than its dimensions/,
   );
-  assert.throws(() => layerNorm(row, row, 2, 4, row, row, 0), /epsilon/);
+  assert.throws(() => layerNorm(row, row, 2, 4, row, row, 0, null), /epsilon/);
+  assert.throws(
+    () => layerNorm(row, row, 2, 4, row, row, 1e-6, new Float32Array(7)),
+    /shorter than its dimensions/,
+  );
+  assert.throws(() => layerNorm(row, row, 2, 4, row, row, 1e-6, floats64), /residual must be null or/);
+  assert.throws(() => meanRows(row, 3, 4, new Float32Array(4)), /shorter than its dimensions/);
+  assert.throws(() => meanRows(row, 2, 4, new Float32Array(3)), /shorter than its dimensions/);
   assert.throws(() => attention(new Float32Array(11), row, 1, 4, 2, 1), /shorter than its dimensions/);
   assert.throws(() => attention(new Float32Array(12), row, 1, 4, 3, 1), /heads dividing width/);
   const weights = new Float32Array(4 * 32);
@@ -182,29 +190,57 @@ test('arguments that do not fit are refused', () => {
   );
 });
 
-test('layer normalisation matches a plain loop', () => {
+test('layer normalisation, with and without a residual added first, matches a plain loop', () => {
   const { layerNorm } = kernels();
   const shape = fc.record({
     rows: fc.integer({ min: 0, max: 6 }),
     width: fc.integer({ min: 1, max: 80 }),
+    withResidual: fc.boolean(),
     seed: fc.integer(),
   });
   fc.assert(
-    fc.property(shape, ({ rows, width, seed }) => {
+    fc.property(shape, ({ rows, width, withResidual, seed }) => {
       const random = numbers(seed);
-      const input = Float32Array.from({ length: rows * width }, () => random() * 8);
+      const original = Float32Array.from({ length: rows * width }, () => random() * 8);
+      const residual = withResidual ? Float32Array.from({ length: rows * width }, () => random() * 8) : null;
       const scale = Float32Array.from({ length: width }, random);
       const bias = Float32Array.from({ length: width }, random);
+      const input = original.slice();
       const output = new Float32Array(rows * width);
-      layerNorm(input, output, rows, width, scale, bias, 1e-6);
+      layerNorm(input, output, rows, width, scale, bias, 1e-6, residual);
+      const summed = original.map((value, i) => Math.fround(value + (residual?.[i] ?? 0)));
+      assert.deepEqual(input, summed, 'the input keeps the sum');
       for (let r = 0; r < rows; r++) {
-        const x = [...input.subarray(r * width, (r + 1) * width)];
+        const x = [...summed.subarray(r * width, (r + 1) * width)];
         const mean = x.reduce((sum, v) => sum + v, 0) / width;
         const variance = x.reduce((sum, v) => sum + (v - mean) ** 2, 0) / width;
         for (let i = 0; i < width; i++) {
           const expected = ((x[i]! - mean) / Math.sqrt(variance + 1e-6)) * scale[i]! + bias[i]!;
           close(output[r * width + i]!, expected, 1e-4, `row ${r}[${i}]`);
         }
+      }
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test('the mean of rows matches a plain loop (zeros for no rows)', () => {
+  const { meanRows } = kernels();
+  const shape = fc.record({
+    rows: fc.integer({ min: 0, max: 130 }),
+    width: fc.integer({ min: 1, max: 100 }),
+    seed: fc.integer(),
+  });
+  fc.assert(
+    fc.property(shape, ({ rows, width, seed }) => {
+      const random = numbers(seed);
+      const matrix = Float32Array.from({ length: rows * width }, () => random() * 8);
+      const out = Float32Array.from({ length: width }, () => 99);
+      meanRows(matrix, rows, width, out);
+      for (let i = 0; i < width; i++) {
+        let sum = 0;
+        for (let r = 0; r < rows; r++) sum += matrix[r * width + i]!;
+        close(out[i]!, sum / Math.max(rows, 1), 1e-4, `column ${i}`);
       }
     }),
     { numRuns: 200 },

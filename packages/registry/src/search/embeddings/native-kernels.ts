@@ -20,7 +20,11 @@ type Product<Packed> = (
 /** The float32 product, b in column panels (packColumns). */
 export type Matmul = Product<Float32Array>;
 
-/** Normalises each row of input[rows × width] into output: (x - mean) / sqrt(variance + epsilon) · scale + bias. */
+/**
+ * Normalises each row of input[rows × width] into output: (x - mean) / sqrt(variance + epsilon) · scale + bias.
+ * With a residual (rows × width), input += residual first and keeps the sum: a residual connection and the
+ * normalisation after it in one pass.
+ */
 export type LayerNorm = (
   input: Float32Array,
   output: Float32Array,
@@ -29,7 +33,11 @@ export type LayerNorm = (
   scale: Float32Array,
   bias: Float32Array,
   epsilon: number,
+  residual: Float32Array | null,
 ) => void;
+
+/** out[width] = the mean of the rows of matrix[rows × width] (zeros when rows is 0). */
+export type MeanRows = (matrix: Float32Array, rows: number, width: number, out: Float32Array) => void;
 
 /**
  * Self-attention of t tokens: qkv[t × 3·width] holds each token's query, key and value side by side; for each of
@@ -82,6 +90,7 @@ export type FloatKernel = 'avx512' | 'avx2' | 'portable';
 export interface NativeKernels {
   matmul: Matmul;
   layerNorm: LayerNorm;
+  meanRows: MeanRows;
   attention: Attention;
   quantizeColumns: QuantizeColumns;
   matmulInt8: MatmulInt8;
@@ -119,13 +128,15 @@ export function loadNativeKernels(): NativeKernels | Error {
   if (loaded === undefined) {
     try {
       const addon = createRequire(import.meta.url)(ADDON) as NativeKernels & { PANEL: number };
-      const { matmul, layerNorm, attention, quantizeColumns, matmulInt8, packBf16, matmulBf16 } = addon;
+      const { matmul, layerNorm, meanRows, attention, quantizeColumns, matmulInt8, packBf16, matmulBf16 } =
+        addon;
       const { floatKernel, int8, int8Kernel, bf16 } = addon;
       loaded =
         addon.PANEL === PANEL
           ? {
               matmul,
               layerNorm,
+              meanRows,
               attention,
               quantizeColumns,
               matmulInt8,

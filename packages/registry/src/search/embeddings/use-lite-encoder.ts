@@ -184,22 +184,24 @@ export class UseLiteEncoder {
     this.inputs(ids, x);
     let width = this.embeddings.shape[1]!;
     let state = x;
+    // The residual still to be added to `state` (the previous layer's attention output), added by the next
+    // normalisation as it reads `state`.
+    let pending: Float32Array | null = null;
     for (const [index, layer] of this.layers.entries()) {
       // Attention, with its residual: the layer's input, or its projection to the wider layer.
-      this.layerNorm(state, t, width, layer.attentionNorm, normed);
+      this.layerNorm(state, t, width, layer.attentionNorm, normed, pending);
       let base = state;
       if (layer.residual !== undefined) {
         this.linear(state, layer.residual.kernel, residual, t, layer.residual.bias, false);
         base = residual;
       }
       this.attention(layer, normed, t, hidden);
-      for (let i = 0; i < t * OUTPUT; i++) hidden[i]! += base[i]!;
-      // Feed-forward, with its residual.
-      this.layerNorm(hidden, t, OUTPUT, layer.ffnNorm, normed);
+      // Feed-forward, with its residual: hidden += base, then normalised.
+      this.layerNorm(hidden, t, OUTPUT, layer.ffnNorm, normed, base);
       this.linear(normed, layer.ffn1, wide, t, layer.ffn1Bias, true);
       if (index === this.layers.length - 1) return this.pool(layer, hidden, wide, t);
       this.linear(wide, layer.ffn2, x, t, layer.ffn2Bias, false);
-      for (let i = 0; i < t * OUTPUT; i++) x[i]! += hidden[i]!;
+      pending = hidden;
       state = x;
       width = OUTPUT;
     }
@@ -239,8 +241,16 @@ export class UseLiteEncoder {
     }
   }
 
-  private layerNorm(input: Float32Array, t: number, width: number, norm: LayerNorm, out: Float32Array): void {
-    this.kernels.layerNorm(input, out, t, width, norm.scale, norm.bias, this.epsilon);
+  /** out = LN(input), after input += residual when there is one. */
+  private layerNorm(
+    input: Float32Array,
+    t: number,
+    width: number,
+    norm: LayerNorm,
+    out: Float32Array,
+    residual: Float32Array | null,
+  ): void {
+    this.kernels.layerNorm(input, out, t, width, norm.scale, norm.bias, this.epsilon, residual);
   }
 
   /** Multi-head self-attention over all t tokens, projected to the layer's output width. */
@@ -258,10 +268,12 @@ export class UseLiteEncoder {
    * t products is the product of the mean of its inputs: one row instead of t, a sixth of the encoder's work.
    */
   private pool(layer: Layer, hidden: Float32Array, wide: Float32Array, t: number): Float32Array {
-    const meanWide = meanOfRows(wide, t, layer.ffn1.columns);
+    const meanWide = new Float32Array(layer.ffn1.columns);
+    this.kernels.meanRows(wide, t, layer.ffn1.columns, meanWide);
     const mean = new Float32Array(OUTPUT);
     this.linear(meanWide, layer.ffn2, mean, 1, layer.ffn2Bias, false);
-    const meanHidden = meanOfRows(hidden, t, OUTPUT);
+    const meanHidden = new Float32Array(OUTPUT);
+    this.kernels.meanRows(hidden, t, OUTPUT, meanHidden);
     for (let i = 0; i < OUTPUT; i++) mean[i]! += meanHidden[i]!;
     const vector = new Float32Array(OUTPUT);
     this.linear(mean, this.pooled, vector, 1, this.pooledBias, false);
@@ -274,16 +286,4 @@ export class UseLiteEncoder {
     for (let i = 0; i < OUTPUT; i++) vector[i]! *= inverse;
     return vector;
   }
-}
-
-/** The mean of the first t rows of a row-major matrix `width` wide (zeros when t is 0). */
-function meanOfRows(matrix: Float32Array, t: number, width: number): Float32Array {
-  const mean = new Float32Array(width);
-  for (let row = 0; row < t; row++) {
-    const at = row * width;
-    for (let i = 0; i < width; i++) mean[i]! += matrix[at + i]!;
-  }
-  const count = Math.max(t, 1);
-  for (let i = 0; i < width; i++) mean[i]! /= count;
-  return mean;
 }
