@@ -247,19 +247,22 @@ test('the mean of rows matches a plain loop (zeros for no rows)', () => {
   );
 });
 
-test('self-attention matches a plain loop for any number of tokens and heads', () => {
+test('self-attention matches a plain loop for any number of tokens and heads, and any spread of scores', () => {
   const { attention } = kernels();
   const shape = fc.record({
-    t: fc.integer({ min: 1, max: 40 }),
+    t: fc.integer({ min: 1, max: 70 }),
     heads: fc.integer({ min: 1, max: 4 }),
     depth: fc.integer({ min: 1, max: 40 }),
+    // Wide spreads give scores hundreds apart, whose exponentials reach float32's underflow; float32 scores that
+    // large are themselves only good to a few parts in 10,000, hence the looser bound there.
+    spread: fc.constantFrom(4, 40),
     seed: fc.integer(),
   });
   fc.assert(
-    fc.property(shape, ({ t, heads, depth, seed }) => {
+    fc.property(shape, ({ t, heads, depth, spread, seed }) => {
       const random = numbers(seed);
       const width = heads * depth;
-      const qkv = Float32Array.from({ length: t * 3 * width }, () => random() * 4);
+      const qkv = Float32Array.from({ length: t * 3 * width }, () => random() * spread);
       const out = new Float32Array(t * width);
       attention(qkv, out, t, width, heads, 0.25);
       const at = (token: number, part: number, h: number, d: number) =>
@@ -276,7 +279,12 @@ test('self-attention matches a plain loop for any number of tokens and heads', (
           const sum = weights.reduce((a, b) => a + b, 0);
           for (let d = 0; d < depth; d++) {
             const expected = weights.reduce((acc, w, j) => acc + (w / sum) * at(j, 2, h, d), 0);
-            close(out[i * width + h * depth + d]!, expected, 1e-4, `head ${h} token ${i} [${d}]`);
+            close(
+              out[i * width + h * depth + d]!,
+              expected,
+              spread === 4 ? 1e-4 : 3e-3,
+              `head ${h} token ${i} [${d}]`,
+            );
           }
         }
       }
