@@ -28,12 +28,13 @@ type Weights = { rows: number; columns: number } & (
 );
 
 /**
- * `float32` computes what TF.js computes; `int8` runs the feed-forward multiplies (two thirds of the work) on 8-bit
- * values, with a scale per weight column and per token, where the CPU has AVX-512 VNNI or AVX2: about twice as fast
- * with VNNI, 1.4× on AVX2 (whose rows get 7 bits), with vectors within a cosine of 0.9995 of float32's. (The
- * attention projections stay in float32: in int8 they added twice the error for a fifth of the time.) `int8-bf16` also runs the attention projections in bfloat16 where the
- * CPU has AVX-512 BF16 (float32's range, 8 bits of mantissa, float32 sums): they were then more than half the
- * time, and bfloat16 multiplies them 2.3–2.7× faster while its error is lost in int8's.
+ * `float32` computes what TF.js computes; `int8` runs the feed-forward multiplies of every token (most of the work)
+ * on 8-bit values, with a scale per weight column and per token, where the CPU has AVX-512 VNNI or AVX2: about twice
+ * as fast with VNNI, 1.4× on AVX2 (whose rows get 7 bits), with vectors within a cosine of 0.9995 of float32's.
+ * (The attention projections stay in float32: in int8 they added twice the error for a fifth of the time.)
+ * `int8-bf16` also runs the attention projections and the last one-row feed-forward multiply in bfloat16 where the
+ * CPU has AVX-512 BF16 (float32's range, 8 bits of mantissa, float32 sums): the projections were then more than
+ * half the time, and bfloat16 multiplies them 2.3–2.7× faster while its error is lost in int8's.
  */
 export type UseLitePrecision = 'float32' | 'int8' | 'int8-bf16';
 
@@ -93,18 +94,19 @@ export class UseLiteEncoder {
     };
     const vector = (suffix: string): Float32Array => tensor(suffix).data;
     /**
-     * Feed-forward multiplies are int8 unless the precision is float32; projections are bfloat16 in int8-bf16 (when
-     * their shape fits the kernel); the multiplies of one row a text stay float32.
+     * How a matrix is multiplied: `int8` (the feed-forward multiplies of every token) unless the precision is
+     * float32; `bf16` (the attention projections, and the last feed-forward multiply of one row) in int8-bf16 when
+     * the shape fits the kernel, else float32; `float32` (the tanh layer) always.
      */
-    const weights = (suffix: string, kind: 'feed-forward' | 'projection' | 'final'): Weights => {
+    const weights = (suffix: string, kind: 'int8' | 'bf16' | 'float32'): Weights => {
       const { shape, data } = tensor(suffix);
       const [rows, columns] = shape.slice(-2) as [number, number];
-      if (kind === 'projection' && precision === 'int8-bf16' && rows % 2 === 0 && columns % PANEL === 0) {
+      if (kind === 'bf16' && precision === 'int8-bf16' && rows % 2 === 0 && columns % PANEL === 0) {
         const bf16 = new Uint16Array(rows * columns);
         kernels.packBf16(data, rows, columns, bf16);
         return { rows, columns, bf16 };
       }
-      if (kind !== 'feed-forward' || precision === 'float32')
+      if (kind !== 'int8' || precision === 'float32')
         return { rows, columns, panels: packColumns(data, rows, columns) };
       const int8 = {
         packed: new Int8Array(rows * columns),
@@ -135,33 +137,34 @@ export class UseLiteEncoder {
       const own = `${ENCODE}/Layer_${index}/TransformerLayer/`;
       const attention = `module/${own}MultiheadAttention/`;
       const ffn = `${STACK}/Layer_${index}/TransformerLayer/FFN/`;
-      const qkv = weights(`${attention}qkv_transform_single/kernel/part_0`, 'projection');
+      const qkv = weights(`${attention}qkv_transform_single/kernel/part_0`, 'bf16');
       return {
         width: qkv.rows,
         attentionNorm: norm(own),
         qkv,
         qkvBias: vector(`${own}MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`),
         queryScale: vector(`${STACK}/Layer_${index}/TransformerLayer/MultiheadAttention/mul/y`)[0]!,
-        output: weights(`${attention}output_transform_single/kernel/part_0`, 'projection'),
+        output: weights(`${attention}output_transform_single/kernel/part_0`, 'bf16'),
         outputBias: vector(`${own}MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`),
         ...(index === 0
           ? {
               residual: {
-                kernel: weights(`${own}dense/kernel/ConcatPartitions/concat`, 'projection'),
+                kernel: weights(`${own}dense/kernel/ConcatPartitions/concat`, 'bf16'),
                 bias: vector(`${own}dense/bias/ConcatPartitions/concat`),
               },
             }
           : {}),
         ffnNorm: norm(`${own}FFN/`),
-        ffn1: weights(`${ffn}conv1/Tensordot/Reshape_1`, 'feed-forward'),
+        ffn1: weights(`${ffn}conv1/Tensordot/Reshape_1`, 'int8'),
         ffn1Bias: vector(`${own}FFN/conv1/bias/ConcatPartitions/concat`),
         // The last layer's second multiply runs on one row (see pool), where int8's per-row rounding no longer
-        // averages out over the tokens: it stays float32.
-        ffn2: weights(`${ffn}conv2/Tensordot/Reshape_1`, index === LAYERS - 1 ? 'final' : 'feed-forward'),
+        // averages out over the tokens (the lowest cosine to TF.js on AVX2 fell to 0.99930); bfloat16 rounds only
+        // the weights and the row, and halves what the multiply reads (4–5% of a text in int8-bf16).
+        ffn2: weights(`${ffn}conv2/Tensordot/Reshape_1`, index === LAYERS - 1 ? 'bf16' : 'int8'),
         ffn2Bias: vector(`${own}FFN/conv2/bias/ConcatPartitions/concat`),
       };
     });
-    this.pooled = weights('module/Encoder_en/hidden_layers/tanh_layer_0/weights', 'final');
+    this.pooled = weights('module/Encoder_en/hidden_layers/tanh_layer_0/weights', 'float32');
     this.pooledBias = vector('module/Encoder_en/hidden_layers/tanh_layer_0/bias');
     const wide = Math.max(...this.layers.map((layer) => layer.ffn1.columns));
     const rows = (width: number): Float32Array => new Float32Array(MAX_TOKENS * width);
