@@ -1,5 +1,5 @@
-// The transformer's other float32 steps: layer normalisation and self-attention. As JavaScript loops they cost a
-// third of the encoder's time.
+// The transformer's other float32 steps: layer normalisation (with its residual), row means and self-attention. As
+// JavaScript loops they cost a third of the encoder's time.
 #include <cmath>
 #include <cstdint>
 #include <cstring>

@@ -1,7 +1,8 @@
 /**
  * The native kernels (`native/`, built by node-gyp when the package is installed) that the USE-lite encoder runs
- * on: float32, int8 and bfloat16 matrix multiplies, layer normalisation and self-attention. Where they were not
- * built (no C++ toolchain), this says why and USE-lite runs on TF.js instead.
+ * on: float32, int8 and bfloat16 matrix multiplies, layer normalisation (with the residual added first), row means
+ * and self-attention. Where they were not built (no C++ toolchain), this says why and USE-lite runs on TF.js
+ * instead.
  */
 import { createRequire } from 'node:module';
 
