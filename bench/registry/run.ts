@@ -287,10 +287,11 @@ async function registrationBench(url: string, agents: number, pid: number | unde
   checkFailures('registrations', registered);
   if (before !== undefined && after !== undefined) {
     const perRegistration = (ms: number) => (ms / registrations).toFixed(1);
+    const total = after.process - before.process;
     const main = after.mainThread - before.mainThread;
     console.log(
-      `  registry CPU a registration: ${perRegistration(after.process - before.process)} ms ` +
-        `(main thread ${perRegistration(main)} ms, embedding workers and the rest ${perRegistration(after.process - before.process - main)} ms)`,
+      `  registry CPU a registration: ${perRegistration(total)} ms ` +
+        `(main thread ${perRegistration(main)} ms, embedding workers and the rest ${perRegistration(total - main)} ms)`,
     );
   }
   report(

@@ -238,7 +238,9 @@ napi_value MeanRows(napi_env env, napi_callback_info info) {
   if (!dimension(env, argv[1], &rows) || !dimension(env, argv[2], &width)) {
     return fail(env, "meanRows: rows and width must be non-negative integers");
   }
-  if (matrixLength < rows * width || outLength < width) return fail(env, "meanRows: an array is shorter than its dimensions");
+  if (matrixLength < rows * width || outLength < width) {
+    return fail(env, "meanRows: an array is shorter than its dimensions");
+  }
   agentry::meanRows(matrix, rows, width, out);
   return nullptr;
 }

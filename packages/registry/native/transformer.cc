@@ -23,8 +23,7 @@ AGENTRY_CLONES void layerNorm(float* input, float* output, size_t rows, size_t w
     }
     v16 lanes{};
     for (size_t i = 0; i < whole; i += 16) lanes += load(x + i);
-    float sum = 0;
-    for (int lane = 0; lane < 16; lane++) sum += lanes[lane];
+    float sum = laneSum(lanes);
     for (size_t i = whole; i < width; i++) sum += x[i];
     const float mean = sum / width;
     v16 squares{};
@@ -32,8 +31,7 @@ AGENTRY_CLONES void layerNorm(float* input, float* output, size_t rows, size_t w
       const v16 d = load(x + i) - mean;
       squares += d * d;
     }
-    float squared = 0;
-    for (int lane = 0; lane < 16; lane++) squared += squares[lane];
+    float squared = laneSum(squares);
     for (size_t i = whole; i < width; i++) squared += (x[i] - mean) * (x[i] - mean);
     const float inverse = static_cast<float>(1 / std::sqrt(squared / width + epsilon));
     for (size_t i = 0; i < width; i++) y[i] = (x[i] - mean) * inverse * scale[i] + bias[i];
@@ -96,8 +94,7 @@ AGENTRY_CLONES void softmax(float* row, size_t t) {
     store(row + j, e);
     sums += e;
   }
-  float sum = 0;
-  for (int lane = 0; lane < 16; lane++) sum += sums[lane];
+  float sum = laneSum(sums);
   for (size_t j = whole; j < t; j++) {
     row[j] = std::exp(row[j] - max);
     sum += row[j];

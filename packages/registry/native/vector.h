@@ -1,6 +1,6 @@
 // What the kernels share: vectors of 8 and 16 floats (GCC/Clang vector extensions, so the code compiles on any target
 // and the compiler picks the instructions for the target of the function it is inlined into), unaligned loads and
-// stores, and the clones of a hot function for AVX-512 and AVX2+FMA on x86-64, picked at load time by the CPU's
+// stores, a lane sum, and the clones of a hot function for AVX-512 and AVX2+FMA on x86-64, picked at load time by the CPU's
 // features.
 #pragma once
 
@@ -21,6 +21,13 @@ inline __attribute__((always_inline)) V load(const float* p) {
 template <typename V>
 inline __attribute__((always_inline)) void store(float* p, V v) {
   std::memcpy(p, &v, sizeof v);
+}
+
+// The sum of a vector's 16 lanes.
+inline __attribute__((always_inline)) float laneSum(v16 v) {
+  float sum = 0;
+  for (int lane = 0; lane < 16; lane++) sum += v[lane];
+  return sum;
 }
 
 }  // namespace agentry

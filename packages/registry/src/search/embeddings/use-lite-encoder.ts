@@ -210,6 +210,7 @@ export class UseLiteEncoder {
     }
     throw new Error('USE-lite: the encoder has no layers');
   }
+
   /** 2·embedding + the sinusoidal timing signal of each position. */
   private inputs(ids: readonly number[], out: Float32Array): void {
     const width = this.embeddings.shape[1]!;
