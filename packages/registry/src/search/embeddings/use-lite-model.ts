@@ -4,14 +4,15 @@
  * or on the calling thread where workers are not available.
  *
  * Four engines compute its vectors, the first that this machine can run being the default:
- * - `int8-bf16`: as int8, with the attention projections in bfloat16 (AVX-512 BF16); about 4 ms for a 300-character
- *   text on one core here, its vectors as close to float32's as int8's;
+ * - `int8-bf16`: as int8, with the attention projections in bfloat16 (AVX-512 BF16); about 2–3 ms for a
+ *   300-character text on one core here, its vectors as close to float32's as int8's;
  * - `int8`: the encoder of use-lite-encoder.ts on the native kernels, its feed-forward multiplies in 8 bits
- *   (AVX-512 VNNI, or AVX2 with 7-bit activations); about 5 ms for a 300-character text on one core with VNNI, its
- *   vectors within a cosine of 0.9995 of float32's and the search benchmarks' NDCG unchanged (bench/search-quality);
- * - `float32`: the same encoder in float32 (any CPU the kernels build on), about 11 ms, TF.js's vectors to a cosine
+ *   (AVX-512 VNNI, or AVX2 with 7-bit activations); about 3 ms for a 300-character text on one core with VNNI (7 on
+ *   the AVX2 kernels), its vectors within a cosine of 0.9995 of float32's and the search benchmarks' NDCG unchanged
+ *   (bench/search-quality);
+ * - `float32`: the same encoder in float32 (any CPU the kernels build on), about 5 ms, TF.js's vectors to a cosine
  *   of 0.99999;
- * - `tfjs`: the model's TF.js graph on TF.js's WASM backend, about 90 ms, the fallback where the native kernels were
+ * - `tfjs`: the model's TF.js graph on TF.js's WASM backend, about 40 ms, the fallback where the native kernels were
  *   not built. Its cost grows faster than linearly with input length and a batch is padded to its longest text, so
  *   texts are sorted by length and embedded in small batches.
  * The engines' vectors are interchangeable (one provider id): a database embedded by one is searched by another.
