@@ -28,6 +28,7 @@ import { querySegments } from './semantic/query-segments.js';
 import { VectorMatrix } from './semantic/vector-matrix.js';
 import { decodeVector, encodeVector, pendingRows, storedVectors } from './semantic/vector-rows.js';
 import type { SearchTables } from './tables.js';
+import { withMentionKinds } from './text/mentions.js';
 import { readableText } from './text/words.js';
 import type {
   Demotion,
@@ -483,11 +484,13 @@ export async function createSearchIndex<Tables extends SearchTables>(
     const { candidates, excluded } = searchOptions;
     const scope = { candidates, excluded };
     const requested: SearchMode = searchOptions.mode ?? 'hybrid';
-    const lexicalQuery = parseLexicalQuery(query);
+    // Both rankers read the query with its paths and links named for what they are (`… /root/a.md file`).
+    const request = withMentionKinds(query);
+    const lexicalQuery = parseLexicalQuery(request);
 
-    const clauses = querySegments(query);
+    const clauses = querySegments(request);
     const wantsSemantic = requested !== 'lexical' && matrix !== undefined && matrix.size > 0;
-    const pendingVectors = wantsSemantic ? queryVectors([query, ...clauses]) : Promise.resolve(undefined);
+    const pendingVectors = wantsSemantic ? queryVectors([request, ...clauses]) : Promise.resolve(undefined);
     // The lexical ranking is read while the query is being embedded (a provider may embed off this thread).
     // Ranked lexically alone, a demoted agent may fall out of the top: read enough matches to refill it.
     const lexicalOnlyLimit = Math.min(LEXICAL_POOL, top + demotions.size);

@@ -118,6 +118,19 @@ describe('search index with an embedding provider', () => {
     }
   });
 
+  it('embeds a query with its paths made words and named as files', async () => {
+    const database = await openTestDatabase();
+    try {
+      const index = await createSearchIndex(database.db, provider());
+      await index.upsert(agents);
+      embeddedTexts();
+      await index.search('keep the outlook in /srv/notes/rain_log.md', { top: 2 });
+      assert.deepEqual(embeddedTexts(), ['keep the outlook in srv notes rain log md file']);
+    } finally {
+      await database.dispose();
+    }
+  });
+
   it('keeps vectors across a restart and re-embeds only changed agents', async () => {
     const database = await openTestDatabase();
     try {

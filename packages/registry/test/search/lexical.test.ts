@@ -40,6 +40,8 @@ const agents = [
     capabilities: ['translation'],
   }),
   doc('search-cn', { name: 'Bing CN', description: '使用必应搜索指定的关键词，并返回搜索结果列表' }),
+  doc('disk', { name: 'write_file', description: 'Creates or overwrites a text on disk.' }),
+  doc('browser', { name: 'Browser', description: 'Fetches a web page as Markdown.' }),
 ];
 
 describe('lexical search', () => {
@@ -64,6 +66,12 @@ describe('lexical search', () => {
     assert.equal((await ids('createIssue'))[0], 'issues');
     assert.equal((await ids('repository name'))[0], 'issues');
     assert.equal((await ids('get forecast'))[0], 'weather');
+  });
+
+  it('reads a path in a request as a file and a link as a web page', async () => {
+    // Neither request says "file" or "page"; the agents say nothing of paths or links.
+    assert.equal((await ids('put the summary in /srv/notes/today.md'))[0], 'disk');
+    assert.equal((await ids('summarise https://example.org/post/3 for me'))[0], 'browser');
   });
 
   it('stems English words and folds case and accents', async () => {

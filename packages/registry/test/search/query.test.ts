@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { fts5Expression, parseLexicalQuery } from '../../src/search/index.js';
 import { querySegments } from '../../src/search/semantic/query-segments.js';
+import { mentionKind, withMentionKinds } from '../../src/search/text/mentions.js';
 import {
   identifierParts,
   indexableText,
@@ -113,3 +114,73 @@ describe('query clauses', () => {
     assert.equal(segments[0], 'one a, two b');
   });
 });
+
+describe('mentions of files and links', () => {
+  it('names a file path as a file and a link as a web page', () => {
+    assert.equal(
+      withMentionKinds('Save the summary to /root/notes/week_12.md, then email it'),
+      'Save the summary to /root/notes/week_12.md file, then email it',
+    );
+    assert.equal(
+      withMentionKinds('Summarise https://example.org/post?id=3 for me.'),
+      'Summarise https://example.org/post?id=3 web page for me.',
+    );
+    // Quotes, brackets and sentence ends stay outside the mention.
+    assert.equal(withMentionKinds('open ("C:\\Users\\me\\a.txt").'), 'open ("C:\\Users\\me\\a.txt file").');
+    assert.equal(
+      withMentionKinds('read ./data/.env and ~/x/report.PDF'),
+      'read ./data/.env file and ~/x/report.PDF file',
+    );
+  });
+
+  it('leaves alone what only looks like a path', () => {
+    for (const text of [
+      'convert km/h to m/s',
+      'TCP/IP and React/TypeScript with shadcn/ui',
+      'the /login route',
+      'release notes/v1.2',
+      'report.pdf without a folder',
+      'ftp://files.example.org/a.txt',
+      'plain words',
+    ])
+      assert.equal(withMentionKinds(text), text);
+    assert.equal(mentionKind('docs/guide.md'), 'file');
+    assert.equal(mentionKind('http://localhost:7420/agents'), 'web page');
+    assert.equal(mentionKind(''), undefined);
+  });
+
+  it('only ever adds the kinds after mentions, keeping the text (property)', () => {
+    const token = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom('/root/a.md', 'https://x.io/p', '(dir/f.txt),', 'a/b', '"', 'file', 'web page'),
+    );
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 8 }), fc.constantFrom(' ', '  ', '\n'), (tokens, space) => {
+        const text = tokens.join(space);
+        const annotated = withMentionKinds(text);
+        // Taking every added " file" / " web page" back out gives the text again.
+        assert.ok(
+          isTextWithInsertions(text, annotated, [' file', ' web page']),
+          `${JSON.stringify(annotated)}`,
+        );
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+/** Whether `annotated` is `text` with some of the `insertions` put in between its characters. */
+function isTextWithInsertions(text: string, annotated: string, insertions: readonly string[]): boolean {
+  const seen = new Set<string>();
+  const walk = (i: number, j: number): boolean => {
+    if (i === text.length && j === annotated.length) return true;
+    const key = `${i},${j}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    if (i < text.length && text[i] === annotated[j] && walk(i + 1, j + 1)) return true;
+    return insertions.some(
+      (insertion) => annotated.startsWith(insertion, j) && walk(i, j + insertion.length),
+    );
+  };
+  return walk(0, 0);
+}
