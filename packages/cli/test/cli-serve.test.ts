@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -188,3 +189,46 @@ describe('agentry serve says how it searches', () => {
     );
   });
 });
+
+describe('agentry serve settings', () => {
+  test('a configured admin token is used and never printed; the port comes from --port, else PORT', async () => {
+    const admin = 'configured-admin-token-0123456789abcdef';
+    const port = await freePort();
+    const first = await agentryServer(
+      ['serve', '--db', join(dir, 'settings.db'), '--embeddings', 'none', '--json'],
+      { AGENTRY_ADMIN_TOKEN: admin, PORT: String(port) },
+    );
+    try {
+      assert.equal(new URL(String(first.ready['url'])).port, String(port));
+      assert.equal(first.ready['adminToken'], undefined);
+      const audit = await fetch(`${first.ready['url']}/admin/audit`, {
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      assert.equal(audit.status, 200);
+    } finally {
+      assert.equal(await first.stop(), 0);
+    }
+    assert.ok(!first.stderr().includes(admin));
+
+    const second = await agentryServer(
+      ['serve', '--port', '0', '--db', join(dir, 'settings.db'), '--embeddings', 'none', '--json'],
+      { AGENTRY_ADMIN_TOKEN: admin, PORT: String(port) },
+    );
+    try {
+      assert.notEqual(new URL(String(second.ready['url'])).port, String(port));
+      assert.equal(second.ready['adminToken'], undefined);
+    } finally {
+      assert.equal(await second.stop(), 0);
+    }
+  });
+});
+
+/** A port nothing listens on now (the kernel's pick, released). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const address = server.address();
+  await new Promise((closed) => server.close(closed));
+  assert.ok(address !== null && typeof address === 'object');
+  return address.port;
+}

@@ -60,7 +60,7 @@ export interface RegistryOptions {
   embeddingProvider?: EmbeddingProvider;
   /**
    * The admin token. Default: `AGENTRY_ADMIN_TOKEN`; without either, the one stored stays, and on first start one
-   * is generated and returned (once) as `adminToken`.
+   * is generated and returned (once) as `adminToken` (a configured token is never returned).
    */
   adminToken?: string;
   /** The registry's public URL (`https://registry.example.com`), for links and gateway endpoints. */
@@ -122,8 +122,8 @@ export interface Registry {
   /** Closes the gateway's fetcher and the database. Idempotent. */
   close(): Promise<void>;
   /**
-   * The admin token in plaintext when this start set it (configured, or generated on first start); undefined
-   * when the one stored earlier was kept — only its hash is stored.
+   * The admin token in plaintext when this start generated it (the first start without a configured one); else
+   * undefined: a configured token is the operator's, and of a stored one only the hash is kept.
    */
   readonly adminToken: string | undefined;
   readonly store: RegistryStore;

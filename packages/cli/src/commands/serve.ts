@@ -127,6 +127,8 @@ export function registerServe(program: Command): void {
         out(`  search     ${search.text}`);
         if (registry.adminToken !== undefined) {
           out(`  admin token (shown once; keep it): ${registry.adminToken}`);
+        } else if (adminTokenConfigured()) {
+          out('  admin token from AGENTRY_ADMIN_TOKEN');
         }
         for (const agent of registered) out(`  demo agent ${agent.id.padEnd(11)} hosted at ${agent.hostUrl}`);
       }
@@ -173,4 +175,8 @@ function importSource(value: string): string {
   } catch (error) {
     throw new UsageError(`--import needs registry URLs; ${(error as Error).message}`);
   }
+}
+
+function adminTokenConfigured(): boolean {
+  return (process.env['AGENTRY_ADMIN_TOKEN'] ?? '').trim() !== '';
 }

@@ -46,7 +46,7 @@ export async function withCommandRegistry<T>(
   }
 }
 
-/** The admin token a new database was given, unless it came from AGENTRY_ADMIN_TOKEN (then the user has it). */
+/** The admin token a new database was given: only one the registry generated (a configured one the user has). */
 export function shownAdminToken(registry: Registry): string | undefined {
-  return process.env['AGENTRY_ADMIN_TOKEN'] ? undefined : registry.adminToken;
+  return registry.adminToken;
 }

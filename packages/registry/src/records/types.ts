@@ -45,7 +45,7 @@ export interface QualitySignals {
   lastSeenAt?: string;
   /** The last liveness probe (crawled agents): whether the agent answered, and when it was asked. */
   liveness?: LivenessSignal;
-  /** Provenance trust: a verified signature or a native (not synthetic) source. */
+  /** Verified provenance: a signature that checked, or the agent's own description from its own origin. */
   verified: boolean;
 }
 

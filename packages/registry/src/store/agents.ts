@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Agent, FormatName } from '@agentry/core';
 import type { Kysely } from 'kysely';
+import { hasVerifiedProvenance } from '../records/provenance-trust.js';
 import { initialQuality } from '../records/quality.js';
 import type { Caller, RecordStatus, RegistryRecord, SafetyFlag } from '../records/types.js';
 import { writeAudit } from './audit.js';
@@ -443,7 +444,7 @@ async function insertRow(
     owner: draft.owner,
     status: statusOf(agent),
     flags: draft.flags,
-    quality: initialQuality(isVerified(agent)),
+    quality: initialQuality(hasVerifiedProvenance(agent)),
     revision: 1,
     createdAt: env.at,
     updatedAt: env.at,
@@ -481,7 +482,7 @@ async function updateRow(
     agent,
     status: statusOf(agent),
     flags: draft.flags,
-    quality: { ...previous.quality, verified: isVerified(agent) },
+    quality: { ...previous.quality, verified: hasVerifiedProvenance(agent) },
   };
   if (draft.access === null) delete candidate.access;
   else if (draft.access !== undefined) candidate.access = { groups: [...draft.access.groups] };
@@ -580,10 +581,6 @@ export function statusOf(agent: Agent): RecordStatus {
   const state = agent.status?.state?.trim().toLowerCase();
   if (state !== undefined && STATUSES.has(state)) return state as RecordStatus;
   return agent.status?.operational === false ? 'inactive' : 'active';
-}
-
-function isVerified(agent: Agent): boolean {
-  return agent.provenance?.signature?.verified === true || agent.provenance?.origin === 'native';
 }
 
 function changeKey(change: Change): ChangeKey {

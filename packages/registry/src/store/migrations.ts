@@ -3,7 +3,10 @@
  * in the order they run: the store's start `2026-11-21-0`, the search index's `2026-11-21-100-`, so a new
  * migration of either part slots in by its date. Applied migrations are never edited; a change is a new one.
  */
+import type { Agent } from '@agentry/core';
 import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
+import { hasVerifiedProvenance } from '../records/provenance-trust.js';
+import type { QualitySignals } from '../records/types.js';
 import type { StoreDialect } from './dialect.js';
 
 export function storeMigrations(dialect: StoreDialect): Record<string, Migration> {
@@ -137,6 +140,37 @@ export function storeMigrations(dialect: StoreDialect): Record<string, Migration
           .column('id')
           .where(sql.ref('restricted'), '=', 1)
           .execute();
+      },
+    },
+    '2026-11-27-001-verified-provenance': {
+      // `verified` first meant "not synthetic", which every registered description is; it now means vouched for
+      // by the agent's side (records/provenance-trust.ts). Stored agents are re-judged, a page at a time.
+      async up(db: Kysely<unknown>): Promise<void> {
+        const agents = db as unknown as Kysely<{
+          agents: { id: string; canonical: string; quality: string };
+        }>;
+        let after = '';
+        for (;;) {
+          const rows = await agents
+            .selectFrom('agents')
+            .select(['id', 'canonical', 'quality'])
+            .where('id', '>', after)
+            .orderBy('id')
+            .limit(500)
+            .execute();
+          if (rows.length === 0) break;
+          for (const row of rows) {
+            const quality = JSON.parse(row.quality) as QualitySignals;
+            const verified = hasVerifiedProvenance(JSON.parse(row.canonical) as Agent);
+            if (quality.verified === verified) continue;
+            await agents
+              .updateTable('agents')
+              .set({ quality: JSON.stringify({ ...quality, verified }) })
+              .where('id', '=', row.id)
+              .execute();
+          }
+          after = rows[rows.length - 1]!.id;
+        }
       },
     },
   };

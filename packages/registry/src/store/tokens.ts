@@ -137,8 +137,9 @@ export class TokenStore {
 
   /**
    * Makes sure there is an admin token. With `token` given (configuration or `AGENTRY_ADMIN_TOKEN`), that is it;
-   * otherwise the stored one stays, and on first start one is generated. Returns the plaintext when this call set
-   * it (given or generated), undefined when the stored one was kept.
+   * otherwise the stored one stays, and on first start one is generated. Returns the plaintext only when this call
+   * generated it: the one time anyone can see it. A configured token is the operator's and is never handed back
+   * (printed at every start, it would end up in logs).
    */
   async ensureAdmin(token: string | undefined): Promise<string | undefined> {
     const stored = await this.#db
@@ -149,7 +150,7 @@ export class TokenStore {
     if (token === undefined && stored !== undefined) return undefined;
     const plaintext = token ?? generateToken();
     const hash = hashToken(plaintext);
-    if (stored?.token_hash === hash) return plaintext;
+    if (stored?.token_hash === hash) return undefined;
     const at = this.#now();
     await this.#db.transaction().execute(async (trx) => {
       await trx.deleteFrom('tokens').where('id', '=', ADMIN_TOKEN_ID).execute();
@@ -173,7 +174,7 @@ export class TokenStore {
         details: { role: 'admin', source: token === undefined ? 'generated' : 'configured' },
       });
     });
-    return plaintext;
+    return token === undefined ? plaintext : undefined;
   }
 }
 

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Agent, readDocument } from '@agentry/core';
+import { hasVerifiedProvenance } from '../../src/records/provenance-trust.js';
 import type { RegistryRecord } from '../../src/records/types.js';
 import type { ResolveDeps } from '../../src/resolve/index.js';
 import { words } from '../../src/resolve/index.js';
@@ -38,7 +39,7 @@ export function recordOf(agent: Agent, overrides: Partial<RegistryRecord> = {}):
     owner: 'publisher-1',
     status: 'active',
     flags: [],
-    quality: { ratings: 0, invocations: 0, failures: 0, verified: false },
+    quality: { ratings: 0, invocations: 0, failures: 0, verified: hasVerifiedProvenance(agent) },
     revision: 1,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',

@@ -92,6 +92,40 @@ describe('resolution and invocation through a registry', () => {
     assert.ok((member.json as ResolveResponse).candidates.some((c) => c.id === 'internal-translator'));
   });
 
+  it("applies each rule of the caller's policy", async () => {
+    const resolve = async (policy: Record<string, unknown>) => {
+      const answer = await registry.request('/resolve', {
+        body: { intent: 'translate text into french', policy },
+      });
+      assert.equal(answer.status, 200, answer.text);
+      const body = answer.json as ResolveResponse;
+      return { ids: body.candidates.map((c) => c.id).sort(), reasons: body.filtered.reasons, body };
+    };
+    // Registered through the API: the publisher's word, not checked against the agent's origin.
+    const plain = await resolve({});
+    assert.equal(plain.body.candidates[0]!.trust, 0.5);
+    const metadata = (await registry.request('/agents/fr-translator')).json as {
+      registry: { quality: { verified: boolean } };
+    };
+    assert.equal(metadata.registry.quality.verified, false);
+    for (const [policy, kept, reason] of [
+      [{ require_verified: true }, [], 'verified'],
+      [{ min_trust: 0.6 }, [], 'trust'],
+      [{ min_trust: 0.5 }, ['fr-translator'], undefined],
+      [{ min_quality: 0.1 }, [], 'quality'],
+      [{ languages: ['de'] }, [], 'language'],
+      [{ languages: ['fr'] }, ['fr-translator'], undefined],
+      [{ auth_types: ['none'] }, [], 'auth'],
+      [{ status: ['retired'] }, [], 'status'],
+      [{ exclude_flagged: false }, ['fr-translator', 'sneaky-translator'], undefined],
+    ] as const) {
+      const { ids, reasons } = await resolve(policy);
+      assert.deepEqual(ids, kept, JSON.stringify(policy));
+      if (reason !== undefined)
+        assert.ok((reasons[reason] ?? 0) >= 1, `${JSON.stringify(policy)}: ${reason}`);
+    }
+  });
+
   it('stored the safety flags found at registration', async () => {
     const answer = await registry.request('/agents/sneaky-translator');
     const metadata = answer.json as { flagged?: boolean; safety_flags?: Array<{ rule: string }> };

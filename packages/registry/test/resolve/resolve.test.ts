@@ -284,16 +284,30 @@ describe('resolveIntent: policy', () => {
   });
 
   it('applies trust, quality and verification thresholds', async () => {
-    const verified = recordOf(anyTranslator, {
-      quality: { ratings: 4, invocations: 0, failures: 0, verified: true, score: 0.9 },
-    });
-    const unproven = recordOf(frenchTranslator);
+    // Crawled from the origin that serves it: the agent's own word, vouched for by that origin.
+    const fromItsOrigin = recordOf(
+      {
+        ...anyTranslator,
+        provenance: {
+          ...anyTranslator.provenance!,
+          sourceUrl: 'https://any-translator.example.com/agent.json',
+        },
+      },
+      { quality: { ratings: 4, invocations: 0, failures: 0, verified: true, score: 0.9 } },
+    );
+    const registered = recordOf(frenchTranslator);
     const synthetic = recordOf({
       ...translator,
       provenance: { sourceFormat: 'awp', origin: 'synthetic', confidence: 0.2 },
     });
-    const records = [verified, unproven, synthetic];
-    const trusted = await resolveOk({ intent: 'translate text', policy: { min_trust: 0.6 } }, records);
+    const records = [fromItsOrigin, registered, synthetic];
+    const all = await resolveOk({ intent: 'translate text' }, records);
+    assert.deepEqual(Object.fromEntries(all.candidates.map((candidate) => [candidate.id, candidate.trust])), {
+      'any-translator': 0.8,
+      'fr-translator': 0.5,
+      'zh-en-translator': 0.36,
+    });
+    const trusted = await resolveOk({ intent: 'translate text', policy: { min_trust: 0.4 } }, records);
     assert.deepEqual(ids(trusted).sort(), ['any-translator', 'fr-translator']);
     assert.equal(trusted.filtered.reasons['trust'], 1);
     const good = await resolveOk({ intent: 'translate text', policy: { min_quality: 0.5 } }, records);
@@ -303,7 +317,7 @@ describe('resolveIntent: policy', () => {
       records,
     );
     assert.deepEqual(ids(onlyVerified), ['any-translator']);
-    assert.equal(onlyVerified.candidates[0]!.trust, 1);
+    assert.equal(onlyVerified.filtered.reasons['verified'], 2);
   });
 
   it('keeps to the transports asked for and reports the binding of that transport', async () => {

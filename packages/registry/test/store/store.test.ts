@@ -76,12 +76,42 @@ describe('store', () => {
           '2026-11-21-002-history',
           '2026-11-21-003-access',
           '2026-11-22-001-agents-restricted',
+          '2026-11-27-001-verified-provenance',
         ],
       );
     } finally {
       raw.close();
     }
     assert.deepEqual(await store.integrityCheck(), ['ok']);
+  });
+
+  test("records verified provenance only for descriptions read from the agent's own origin, also when migrating", async () => {
+    const registered = await register(store, agentOf({ id: 'told', name: 'Told' }), 'acme');
+    const read = readDocument(aidipAgent({ id: 'crawled', name: 'Crawled' }), {
+      sourceUrl: 'https://agents.example.com/.well-known/agent.json',
+    });
+    const crawled = await register(store, read.agents[0]!, 'acme');
+    assert.equal(registered.record.quality.verified, false);
+    assert.equal(crawled.record.quality.verified, true);
+
+    // A file written under the earlier rule (every non-synthetic description verified), then migrated.
+    await store.close();
+    const raw = new Database(path);
+    raw
+      .prepare(`update agents set quality = json_set(quality, '$.verified', json('true')) where id = 'told'`)
+      .run();
+    raw
+      .prepare(
+        `update agents set quality = json_set(quality, '$.verified', json('false')) where id = 'crawled'`,
+      )
+      .run();
+    raw.prepare(`delete from kysely_migration where name = '2026-11-27-001-verified-provenance'`).run();
+    raw.close();
+    store = await RegistryStore.open({ path, metadataOf: storedMetadata, now });
+    assert.equal((await store.agents.get('told'))?.quality.verified, false);
+    assert.equal((await store.agents.get('crawled'))?.quality.verified, true);
+    assert.deepEqual((await store.agents.get('told'))?.agent, registered.record.agent);
+    for (const id of ['told', 'crawled']) await store.agents.delete(id, () => 'allow', 'admin');
   });
 
   test('registration keeps the agent id, updates for the same owner, suffixes for another', async () => {
@@ -339,13 +369,15 @@ describe('store', () => {
     assert.equal(await store.tokens.authenticate(token), undefined);
   });
 
-  test('the admin token is generated once, kept across opens, and replaced when configured', async () => {
+  test('the admin token is generated (and shown) once, kept across opens, and replaced when configured', async () => {
     const generated = await store.tokens.ensureAdmin(undefined);
     const kept = await store.tokens.ensureAdmin(undefined);
     assert.ok(generated !== undefined && generated.length > 40);
     assert.equal(kept, undefined);
     assert.equal((await store.tokens.authenticate(generated))?.role, 'admin');
-    assert.equal(await store.tokens.ensureAdmin('configured-admin'), 'configured-admin');
+    // The operator's own token is never handed back to be printed, neither when set nor on later starts.
+    assert.equal(await store.tokens.ensureAdmin('configured-admin'), undefined);
+    assert.equal(await store.tokens.ensureAdmin('configured-admin'), undefined);
     assert.equal(await store.tokens.authenticate(generated), undefined);
     assert.equal((await store.tokens.authenticate('configured-admin'))?.role, 'admin');
   });
