@@ -414,10 +414,13 @@ export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
   },
   TokenRequest: {
     type: 'object',
-    required: ['role'],
     additionalProperties: false,
     properties: {
-      role: { type: 'string', enum: ['publisher', 'client'] },
+      role: {
+        type: 'string',
+        enum: ['publisher', 'client'],
+        description: 'Default: publisher when `publisher` is given, else client.',
+      },
       publisher: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$' },
       groups: {
         type: 'array',

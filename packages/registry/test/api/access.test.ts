@@ -232,7 +232,7 @@ describe('admin', () => {
       assert.equal((await r.request(path, { method, body, token: client })).status, 403, path);
     }
     for (const body of [
-      {},
+      [],
       { role: 'admin' },
       { role: 'client', publisher: 'admin' },
       { role: 'client', groups: ['a b'] },
@@ -242,6 +242,19 @@ describe('admin', () => {
       assert.equal(answer.status, 400, JSON.stringify(body));
     }
     assert.equal((await r.request('/admin/audit?limit=0', { token: r.admin })).status, 400);
+  });
+
+  test("a token's role follows from what is asked when not named: a publisher's name, else a client", async () => {
+    for (const [body, role] of [
+      [{ publisher: 'initech', groups: ['ops'] }, 'publisher'],
+      [{ groups: ['ops'] }, 'client'],
+      [{}, 'client'],
+      [{ role: 'publisher' }, 'publisher'],
+    ] as const) {
+      const made = await r.request('/admin/tokens', { token: r.admin, body });
+      assert.equal(made.status, 201, made.text);
+      assert.equal(asObject(made.json)['role'], role, JSON.stringify(body));
+    }
   });
 
   test('a token without a publisher name owns under its own id', async () => {

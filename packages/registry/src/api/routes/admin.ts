@@ -87,14 +87,16 @@ function readTokenSpec(body: JsonValue): { ok: true; value: TokenSpec } | { ok: 
   });
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return fail(
-      'The body must be {"role": "publisher" | "client", "publisher"?: "...", "groups"?: [...]}.',
+      'The body must be {"role"?: "publisher" | "client", "publisher"?: "...", "groups"?: [...]}.',
       '',
     );
   }
   const extra = Object.keys(body).find((key) => !['role', 'publisher', 'groups'].includes(key));
   if (extra !== undefined)
     return fail(`Unknown member "${extra}"; a token has role, publisher and groups.`, `/${extra}`);
-  const { role, publisher, groups } = body;
+  const { publisher, groups } = body;
+  // AIDIP's `{publisher, groups}`: naming a publisher asks for a publisher's token, naming none for a client's.
+  const role = body['role'] ?? (publisher === undefined ? 'client' : 'publisher');
   if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) {
     return fail('"role" must be "publisher" or "client".', '/role');
   }
