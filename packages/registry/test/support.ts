@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { createRegistry, type Registry, type RegistryOptions, serveRegistry } from '../src/index.js';
 import { tempDir } from './fixtures.js';
+import { assertDocumented } from './openapi-conformance.js';
 
 export { aidipAgent, tempDir } from './fixtures.js';
 
@@ -72,7 +73,11 @@ export async function startRegistry(
   });
   const served = await serveRegistry(registry);
   const admin = options.adminToken ?? 'test-admin-token';
-  const request = (path: string, init: RequestInit = {}): Promise<Answer> => send(served.url, path, init);
+  const request = async (path: string, init: RequestInit = {}): Promise<Answer> => {
+    const answer = await send(served.url, path, init);
+    assertDocumented(methodOf(init), path, answer);
+    return answer;
+  };
   return {
     registry,
     url: served.url,
@@ -106,7 +111,7 @@ export async function send(baseUrl: string, path: string, init: RequestInit = {}
     headers['content-type'] ??= 'application/json';
   }
   const response = await fetch(`${baseUrl}${path}`, {
-    method: init.method ?? (body === undefined ? 'GET' : 'POST'),
+    method: methodOf(init),
     headers,
     ...(body === undefined ? {} : { body }),
   });
@@ -118,6 +123,10 @@ export async function send(baseUrl: string, path: string, init: RequestInit = {}
     json = undefined;
   }
   return { status: response.status, headers: response.headers, text, json };
+}
+
+function methodOf(init: RequestInit): string {
+  return init.method ?? (init.body === undefined && init.raw === undefined ? 'GET' : 'POST');
 }
 
 export function asObject(value: unknown): Record<string, unknown> {

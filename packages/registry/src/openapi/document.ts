@@ -28,6 +28,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   404: 'No such agent, or one the caller may not see.',
   410: 'The agent is retired.',
   413: 'The body is larger than the registry accepts.',
+  415: 'The body is not JSON (`Content-Type` must be `application/json` or a `+json` type).',
   428: 'The operation is destructive, irreversible or asks for confirmation: send `confirm: true`.',
   429: 'Too many requests; `Retry-After` says when to try again.',
   501: 'The agent has no binding the gateway can call.',
@@ -198,7 +199,20 @@ const PATHS: JsonObject = {
             },
           },
           content: {
-            'application/json': { schema: ref('AgentMetadata') },
+            'application/json': {
+              // OpenAPI cannot tie a schema to a query parameter: the registry's metadata always carries
+              // `registry`; the awp, a2a and mcp documents of `?format=` never do.
+              schema: {
+                anyOf: [
+                  ref('AgentMetadata'),
+                  {
+                    type: 'object',
+                    not: { required: ['registry'] },
+                    description: 'With `?format=awp|a2a|mcp`: the agent in that format.',
+                  },
+                ],
+              },
+            },
             'application/woa+json': { schema: { type: 'object' } },
             'application/td+json': { schema: { type: 'object' } },
             'application/ld+json': { schema: { type: 'object' } },
@@ -491,7 +505,7 @@ export function openApiDocument(options: OpenApiOptions): JsonObject {
     },
     servers: [{ url: options.baseUrl.replace(/\/+$/, '') || '/' }],
     security: OPTIONAL_TOKEN,
-    paths: structuredClone(PATHS),
+    paths: withCommonProblems(structuredClone(PATHS)),
     components: {
       schemas: structuredClone(COMPONENT_SCHEMAS),
       responses: structuredClone(RESPONSES),
@@ -504,4 +518,21 @@ export function openApiDocument(options: OpenApiOptions): JsonObject {
       },
     },
   };
+}
+
+/**
+ * The problems any operation may answer, added to each: every request is authenticated (an unknown or revoked
+ * token is 401, even where none is needed) and rate limited (429); every body is read the same way (400 for
+ * malformed JSON, 413 past the size limit, 415 when it is not JSON).
+ */
+function withCommonProblems(paths: JsonObject): JsonObject {
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item as JsonObject)) {
+      const op = operation as JsonObject;
+      const statuses = op['requestBody'] === undefined ? [401, 429] : [400, 401, 413, 415, 429];
+      const responses = { ...problem(...statuses), ...(op['responses'] as JsonObject) };
+      op['responses'] = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+    }
+  }
+  return paths;
 }
