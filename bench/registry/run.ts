@@ -15,7 +15,8 @@
  *
  * `--rss` instead preloads 100,000 agents (through the store and index in batches) and reads the registry's
  * resident memory from `/metrics`, target ≤ 1.5 GB; its vectors come from a 512-dimension hash stand-in unless
- * `--real-embeddings` (USE-lite for all 100k: about half an hour here).
+ * `--real-embeddings` (USE-lite for all 100k: about half an hour here), and USE-lite's two workers are loaded
+ * beside them so that the model's memory is counted too.
  *
  * The preload's USE-lite vectors are kept in `--embedding-cache` (default: a file in the temp directory; `''` for
  * none), so that only the first run at a given size pays for embedding the population; registrations and searches
@@ -480,7 +481,7 @@ async function rssBench(dir: string): Promise<void> {
   const agents = Number(args['rss-agents']);
   const embeddings = args['real-embeddings'] ? 'use-lite' : 'hash';
   console.log(
-    `registry bench (RSS): ${agents} agents, ${embeddings === 'hash' ? '512-dimension hash stand-in vectors' : 'USE-lite vectors'}`,
+    `registry bench (RSS): ${agents} agents, ${embeddings === 'hash' ? "512-dimension hash stand-in vectors, USE-lite's two workers loaded" : 'USE-lite vectors'}`,
   );
   const registry = await startChild('server.ts', [
     '--db',
@@ -489,6 +490,8 @@ async function rssBench(dir: string): Promise<void> {
     String(agents),
     '--embeddings',
     embeddings,
+    // Stand-in vectors, but USE-lite's workers loaded: their memory is part of what a registry holds.
+    ...(embeddings === 'hash' ? ['--hold-model'] : []),
   ]);
   try {
     const url = registry.ready.url;

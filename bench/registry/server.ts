@@ -3,7 +3,7 @@
  * registry on the given SQLite file, preloads generated agents through the store and the search index in batches
  * (as `reindex` does), serves it on loopback and prints one `READY {json}` line. It stops when its stdin closes.
  *
- *   node --import tsx bench/registry/server.ts --db <file> --preload <n> --embeddings use-lite|hash|none
+ *   node --import tsx bench/registry/server.ts --db <file> --preload <n> --embeddings use-lite|hash|none [--hold-model]
  *     [--embedding-cache <file>] [--answer-cache on|off] [--embedding-threads <n>]
  */
 import { parseArgs } from 'node:util';
@@ -57,6 +57,7 @@ async function main(): Promise<void> {
       'embedding-cache': { type: 'string' },
       'answer-cache': { type: 'string', default: 'on' },
       'embedding-threads': { type: 'string' },
+      'hold-model': { type: 'boolean', default: false },
     },
   });
   if (values.db === undefined) throw new Error('--db is required');
@@ -86,6 +87,13 @@ async function main(): Promise<void> {
     options.embeddingOptions = useLite;
   }
   const registry = await createRegistry(options);
+  // With stand-in vectors, the model the registry would run is loaded anyway (both workers, as under load), so
+  // that the resident memory measured includes it.
+  const heldModel = values['hold-model'] ? createEmbeddingProvider('use-lite', useLite) : undefined;
+  await heldModel?.embed(
+    Array.from({ length: 8 }, (_, i) => generateAgent(i).document['description'] as string),
+    { purpose: 'document' },
+  );
 
   const preload = Number(values.preload);
   const started = performance.now();
