@@ -22,7 +22,7 @@ import {
 } from '../../packages/registry/src/search/embeddings/use-lite-model.js';
 import { UseLiteTokenizer } from '../../packages/registry/src/search/embeddings/use-lite-tokenizer.js';
 import { readUseLiteFiles } from '../../packages/registry/src/search/embeddings/use-lite-weights.js';
-import { DATASETS, evenSample, loadDataset } from '../search-quality/datasets.js';
+import { DATASETS, evenSample, loadDataset, searchDocumentOfAgent } from '../search-quality/datasets.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -40,7 +40,7 @@ const documents = DATASETS.filter((spec) => spec.queries === 'queries.jsonl').fl
   loadDataset(benchDir, spec, 50),
 );
 const texts = evenSample(
-  documents.flatMap((dataset) => dataset.documents.map(embeddingText)),
+  documents.flatMap((dataset) => dataset.agents.map((agent) => embeddingText(searchDocumentOfAgent(agent)))),
   Number(args.texts),
 );
 const queries = evenSample(

@@ -1,8 +1,10 @@
 /**
  * bench/search-quality: ranking quality of the registry's search on the development retrieval benchmarks in
- * ../shared/bench (see its README). Each query set is loaded into a fresh SQLite search index with the bundled
- * USE-lite model, and every query is ranked lexically, semantically and hybrid; the table shows NDCG@10, Recall@5,
- * Recall@10 and MRR@10 (×100, averaged over queries).
+ * ../shared/bench (see its README). Each set is registered into a fresh registry (a temp SQLite file, the bundled
+ * USE-lite model) through its API, `POST /agents` as AIDIP metadata, and every query is asked of
+ * `POST /agents/search` lexically, semantically and hybrid; the table shows NDCG@10, Recall@5, Recall@10 and
+ * MRR@10 (×100, averaged over queries). The requests go to the registry's web-standard handler in this process,
+ * not over a socket: the same code, without the network's noise.
  *
  * MetaTool's single-tool set has 20,550 queries; a fixed sample of 1,000 is scored (every 20.55th query in file
  * order, which spreads it over all tools). `--max-queries N` changes that bound for every set.
@@ -20,16 +22,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import pino from 'pino';
+import { MAX_QUERY_CHARS } from '../../packages/registry/src/api/queries.js';
+import { createRegistry, type Registry } from '../../packages/registry/src/index.js';
 import {
   chosenUseLiteEngine,
-  createSearchIndex,
   createUseLiteProvider,
   type EmbeddingProvider,
   type SearchMode,
-  type SearchTables,
-  searchMigrations,
 } from '../../packages/registry/src/search/index.js';
 import { DATASETS, type Dataset, loadDataset } from './datasets.js';
 import { cachedProvider } from './embedding-cache.js';
@@ -66,34 +66,41 @@ interface DatasetResult {
   seconds: number;
 }
 
+const ADMIN = 'search-quality-bench-admin-token';
+const UNLIMITED = { requests: 1e9, windowSeconds: 1 };
+
 async function runDataset(dataset: Dataset): Promise<DatasetResult> {
   const started = performance.now();
   const dir = mkdtempSync(join(tmpdir(), 'agentry-search-bench-'));
-  const db = new Kysely<SearchTables>({
-    dialect: new SqliteDialect({ database: new Database(join(dir, 'index.db')) }),
+  const registry = await createRegistry({
+    databasePath: join(dir, 'registry.db'),
+    embeddingProvider: provider,
+    adminToken: ADMIN,
+    logger: pino({ level: 'silent' }),
+    rateLimits: { default: UNLIMITED, search: UNLIMITED, resolve: UNLIMITED },
+    backgroundEmbedding: false,
   });
   try {
-    const migrated = await new Migrator({
-      db,
-      provider: { getMigrations: async () => searchMigrations },
-    }).migrateToLatest();
-    if (migrated.error) throw migrated.error;
-    const index = await createSearchIndex(db, provider, {
-      onEmbeddingError: (error) => {
-        throw error;
-      },
-    });
-    for (let i = 0; i < dataset.documents.length; i += 64)
-      await index.upsert(dataset.documents.slice(i, i + 64));
+    // The registry's ids (URL-safe) back to the set's.
+    const setIdOf = new Map<string, string>();
+    for (const agent of dataset.agents) {
+      const stored = (await call(registry, 'POST', '/agents', agent.document)) as { id: string };
+      setIdOf.set(stored.id, agent.id);
+    }
 
     const perMode: Record<SearchMode, RetrievalScores[]> = { lexical: [], semantic: [], hybrid: [] };
     for (const query of dataset.queries) {
       const gains = gainsOf(query.relevant, query.grades);
       for (const mode of MODES) {
-        const hits = await index.search(query.text, { mode, top: 10 });
+        const hits = (await call(registry, 'POST', '/agents/search', {
+          // The API takes 2,000 characters (one LiveMCPBench task pastes an 18,000-character base64 image).
+          query: query.text.slice(0, MAX_QUERY_CHARS),
+          top: 10,
+          mode,
+        })) as Array<{ id: string }>;
         perMode[mode].push(
           scoreRanking(
-            hits.map((hit) => hit.id),
+            hits.map((hit) => setIdOf.get(hit.id) ?? hit.id),
             gains,
           ),
         );
@@ -106,7 +113,7 @@ async function runDataset(dataset: Dataset): Promise<DatasetResult> {
     };
     return {
       dataset: dataset.name,
-      documents: dataset.documents.length,
+      documents: dataset.agents.length,
       queries: dataset.queries.length,
       totalQueries: dataset.totalQueries,
       scores,
@@ -115,9 +122,23 @@ async function runDataset(dataset: Dataset): Promise<DatasetResult> {
       seconds: (performance.now() - started) / 1000,
     };
   } finally {
-    await db.destroy();
+    await registry.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** One request to the registry's handler as the admin; the JSON answer, or an error saying what was refused. */
+async function call(registry: Registry, method: string, path: string, body: unknown): Promise<unknown> {
+  const response = await registry.fetch(
+    new Request(`http://registry.bench${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  );
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 500)}`);
+  return JSON.parse(text) as unknown;
 }
 
 const results: DatasetResult[] = [];

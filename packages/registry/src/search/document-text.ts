@@ -8,7 +8,7 @@ import { indexableText, readableIdentifier } from './text/words.js';
 import type { SearchDocument } from './types.js';
 
 export function lexicalFields(document: SearchDocument): LexicalFields {
-  const operations = document.operations;
+  const operations = ownOperations(document);
   return {
     name: indexableText(document.name),
     description: indexableText(document.description),
@@ -36,14 +36,34 @@ export function embeddingText(document: SearchDocument): string {
   const head = name && description ? `${name}: ${description}` : name || description;
   const list = (items: readonly string[]) =>
     sentence([...new Set(items.map(readableIdentifier))].filter(Boolean).join(', '));
+  const operations = ownOperations(document);
   const parts = [
     sentence(head),
-    list(document.operations.map((operation) => operation.name)),
-    list(document.operations.flatMap((operation) => operation.parameters)),
+    list(operations.map((operation) => operation.name)),
+    list(operations.flatMap((operation) => operation.parameters)),
     list([...document.tags, ...document.capabilities]),
   ];
   return parts.filter(Boolean).join(' ').slice(0, MAX_EMBEDDING_TEXT);
 }
+/**
+ * The operations with what only repeats the agent left out: an agent that is one tool (an MCP tool, an A2A skill
+ * named like its agent) has an operation with the agent's own name and description, and indexed twice they would
+ * count twice (a name match in two fields of BM25, the name twice in the embedded text).
+ */
+function ownOperations(document: SearchDocument): SearchDocument['operations'] {
+  const name = comparable(document.name);
+  const description = comparable(document.description);
+  return document.operations.map((operation) => ({
+    ...operation,
+    name: comparable(operation.name) === name ? '' : operation.name,
+    description: comparable(operation.description) === description ? '' : operation.description,
+  }));
+}
+
+function comparable(text: string): string {
+  return readableIdentifier(text).toLowerCase();
+}
+
 function sentence(text: string): string {
   const trimmed = text.trim().replace(/\s+/g, ' ');
   if (trimmed === '') return '';
