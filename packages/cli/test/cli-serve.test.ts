@@ -3,7 +3,8 @@
  * with `register` and `search` against it — real processes, a real SQLite file, loopback only.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,6 +110,30 @@ describe('agentry serve, register and search', () => {
       found.stdout,
     );
     assert.ok(hits[0]!.why.length > 0);
+  });
+
+  test('registers a description read from a URL, which the secure fetcher allows only as told', async () => {
+    const served = createHttpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(readFileSync(join(root, 'examples/documents/summarizer.woa.json')));
+    });
+    await new Promise<void>((listening) => served.listen(0, '127.0.0.1', listening));
+    const { port } = served.address() as { port: number };
+    const source = `http://127.0.0.1:${port}/.well-known/woa.json`;
+    try {
+      const refused = await agentryAsync(['register', source, '--registry', url, '--token', token]);
+      assert.equal(refused.status, 2, refused.stderr);
+      assert.match(refused.stderr, /http/i);
+      const registered = await agentryAsync(
+        ['register', source, '--registry', url, '--token', token, '--all', '--json'],
+        { AGENTRY_ALLOW_HTTP: '1', AGENTRY_ALLOW_PRIVATE_NETWORK: '1' },
+      );
+      assert.equal(registered.status, 0, registered.stderr);
+      const answer = JSON.parse(registered.stdout) as { results?: Array<{ id: string }> };
+      assert.ok((answer.results ?? []).length >= 1, registered.stdout);
+    } finally {
+      await new Promise((closed) => served.close(closed));
+    }
   });
 
   test('a document the registry refuses lists each problem with its pointer, exit 1', async () => {
