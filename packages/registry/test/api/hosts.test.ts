@@ -127,6 +127,10 @@ describe('/hosts', () => {
     const agent = await r.request(`/agents/${crawledId(origin, 'summarizer')}`);
     assert.equal(agent.status, 200, agent.text);
     assert.equal(asObject(asObject(agent.json)['registry'])['owner'], `crawler:${new URL(origin).host}`);
+    // Read over plain http, while the agent's endpoints are https: not the origin that serves the agent (nothing
+    // kept the document from being changed on its way), so its provenance is not verified.
+    const quality = asObject(asObject(asObject(agent.json)['registry'])['quality']);
+    assert.equal(quality['verified'], false);
   });
 
   test('reading the queue needs a publisher or admin token', async () => {
