@@ -31,7 +31,7 @@ export interface EmbeddingProviderSettings {
  * `AGENTRY_DB` (file), `AGENTRY_EMBEDDINGS` (`use-lite`, `openai`, `none`), `AGENTRY_EMBEDDING_THREADS` (USE-lite's
  * worker threads), `AGENTRY_OPENAI_BASE_URL`, `AGENTRY_OPENAI_MODEL`, `AGENTRY_OPENAI_API_KEY`, `AGENTRY_PUBLIC_URL`,
  * `AGENTRY_MAX_BODY_BYTES`, `AGENTRY_QUOTA` (a number, or `none`), `AGENTRY_TRUST_PROXY` (`1`), `PORT`, `HOST`.
- * `AGENTRY_ADMIN_TOKEN` is read by `createRegistry` itself.
+ * `AGENTRY_ADMIN_TOKEN` is read by `createRegistry` itself (`adminTokenFromEnv`).
  */
 export function settingsFromEnv(env: Record<string, string | undefined> = process.env): EnvSettings {
   const options: Partial<RegistryOptions> = {};
@@ -118,4 +118,10 @@ function positiveInteger(name: string, text: string): number {
   if (!Number.isInteger(number) || number < 1)
     throw new Error(`${name} must be a positive integer; got "${text}".`);
   return number;
+}
+
+/** `AGENTRY_ADMIN_TOKEN`, trimmed; undefined when unset or blank. */
+export function adminTokenFromEnv(env: Record<string, string | undefined> = process.env): string | undefined {
+  const value = env['AGENTRY_ADMIN_TOKEN']?.trim();
+  return value === undefined || value === '' ? undefined : value;
 }

@@ -10,6 +10,7 @@ export {
 export type { ConnectionInfo } from './api/context.js';
 export { PROBLEM_MEDIA_TYPE } from './api/problems.js';
 export {
+  adminTokenFromEnv,
   type EmbeddingProviderSettings,
   type EnvSettings,
   embeddingOptionsFor,

@@ -11,6 +11,7 @@ import pino, { type Logger } from 'pino';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './access/rate-limit.js';
 import { createApi } from './api/app.js';
 import type { ConnectionInfo, RegistryServices, SearchSync } from './api/context.js';
+import { adminTokenFromEnv } from './config.js';
 import { type Crawler, type CrawlTables, crawlMigrations, createCrawler } from './crawl/index.js';
 import type { CrawlSink } from './crawl/types.js';
 import { type BackgroundImportOptions, importInBackground } from './federation/background-import.js';
@@ -161,7 +162,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     for (const work of backgroundWork.splice(0).reverse()) await work.close();
   };
   try {
-    const adminToken = await store.tokens.ensureAdmin(options.adminToken ?? envToken());
+    const adminToken = await store.tokens.ensureAdmin(options.adminToken ?? adminTokenFromEnv());
     const provider = options.embeddingProvider ?? embeddingProvider(options);
     // The search index keeps its own tables in the store's database; Kysely's table map is invariant, so the
     // handle is re-typed to the tables the index uses.
@@ -396,11 +397,6 @@ function searchSync(search: SearchIndex, logger: Logger): SearchSync {
 function embeddingProvider(options: RegistryOptions): EmbeddingProvider | undefined {
   const kind = options.embeddings ?? 'use-lite';
   return createEmbeddingProvider(kind, options.embeddingOptions);
-}
-
-function envToken(): string | undefined {
-  const value = process.env['AGENTRY_ADMIN_TOKEN'];
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
 function defaultLogger(): Logger {

@@ -11,7 +11,7 @@ import {
   type RegistryOptions,
 } from '@agentry/registry';
 import type { Command } from 'commander';
-import { shownAdminToken, withCommandRegistry } from '../io/command-registry.js';
+import { withCommandRegistry } from '../io/command-registry.js';
 import { EXIT, UsageError } from '../io/errors.js';
 import { readInput } from '../io/input.js';
 import { addNetworkOptions, fetchPolicy, type NetworkOptions } from '../io/network.js';
@@ -116,8 +116,7 @@ export function registerCrawl(program: Command): void {
               seconds: Math.round(summary.elapsedMs) / 1000,
               origins: report,
             };
-            const token = shownAdminToken(registry);
-            if (token !== undefined) body['adminToken'] = token;
+            if (registry.adminToken !== undefined) body['adminToken'] = registry.adminToken;
             process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
           } else {
             printSummary(report, failed, summary, registryOptions.databasePath);

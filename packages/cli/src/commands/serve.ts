@@ -4,7 +4,13 @@
  * what `npm start` runs.
  */
 import { createSecureFetcher } from '@agentry/client';
-import { chosenUseLiteEngine, createRegistry, type RegistryOptions, serveRegistry } from '@agentry/registry';
+import {
+  adminTokenFromEnv,
+  chosenUseLiteEngine,
+  createRegistry,
+  type RegistryOptions,
+  serveRegistry,
+} from '@agentry/registry';
 import type { Command } from 'commander';
 import { startDemoAgents } from '../io/demo.js';
 import { EXIT, UsageError } from '../io/errors.js';
@@ -127,7 +133,7 @@ export function registerServe(program: Command): void {
         out(`  search     ${search.text}`);
         if (registry.adminToken !== undefined) {
           out(`  admin token (shown once; keep it): ${registry.adminToken}`);
-        } else if (adminTokenConfigured()) {
+        } else if (adminTokenFromEnv() !== undefined) {
           out('  admin token from AGENTRY_ADMIN_TOKEN');
         }
         for (const agent of registered) out(`  demo agent ${agent.id.padEnd(11)} hosted at ${agent.hostUrl}`);
@@ -175,8 +181,4 @@ function importSource(value: string): string {
   } catch (error) {
     throw new UsageError(`--import needs registry URLs; ${(error as Error).message}`);
   }
-}
-
-function adminTokenConfigured(): boolean {
-  return (process.env['AGENTRY_ADMIN_TOKEN'] ?? '').trim() !== '';
 }

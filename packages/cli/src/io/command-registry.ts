@@ -31,7 +31,8 @@ export async function withCommandRegistry<T>(
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
-    const token = shownAdminToken(registry);
+    // Only a token the registry generated (a new database without AGENTRY_ADMIN_TOKEN): a configured one the user has.
+    const token = registry.adminToken;
     if (token !== undefined) {
       process.stderr.write(
         `agentry: new registry database ${registryOptions.databasePath}; admin token (shown once; keep it): ${token}\n`,
@@ -44,9 +45,4 @@ export async function withCommandRegistry<T>(
     await registry.close();
     await fetcher.close();
   }
-}
-
-/** The admin token a new database was given: only one the registry generated (a configured one the user has). */
-export function shownAdminToken(registry: Registry): string | undefined {
-  return registry.adminToken;
 }
