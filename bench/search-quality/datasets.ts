@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readDocument } from '@agentry/core';
+import { isObject, readDocument } from '@agentry/core';
 import { searchDocumentOf } from '../../packages/registry/src/records/search-document.js';
 import type { SearchDocument } from '../../packages/registry/src/search/index.js';
 
@@ -161,10 +161,6 @@ function withModernBounds(schema: unknown): unknown {
     } else delete out[exclusive];
   }
   return out;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function strings(value: unknown): string[] {
