@@ -25,7 +25,7 @@ import {
   sendStreaming,
 } from './network.js';
 import { type EffectivePolicy, effectivePolicy } from './policy.js';
-import { followRedirect, isRedirect, type OutgoingRequest, visitKey } from './redirects.js';
+import { chainCredentials, followRedirect, isRedirect, type OutgoingRequest, visitKey } from './redirects.js';
 import { checkUrl, parseUrl, type ResolvedTarget, resolveTarget, type Target } from './target.js';
 import type { FetchPolicy, FetchResult, SecureFetcher, SecureRequestInit } from './types.js';
 
@@ -96,6 +96,7 @@ class PinningFetcher implements SecureFetcher {
       deadline: undefined,
     };
     const redirects: string[] = [];
+    const credentials = chainCredentials(request.url, init.credentials);
     // Filled at the first redirect: most requests have none.
     let visited: Set<string> | undefined;
     let from: string | undefined;
@@ -105,7 +106,7 @@ class PinningFetcher implements SecureFetcher {
         const hop = await this.#hop(target, request, context, from);
         const location = isRedirect(hop.status) ? headerValue(hop.headers, 'location') : undefined;
         if (location === undefined) return finish(hop, request.url.href, redirects);
-        const next = followRedirect(request, hop.status, location);
+        const next = followRedirect(request, hop.status, location, credentials);
         const refuse = (message: string, reason: FetchRefusedError['reason']): FetchRefusedError =>
           new FetchRefusedError(message, next.url.href, reason);
         visited ??= new Set([visitKey(request)]);

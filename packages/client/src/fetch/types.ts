@@ -55,6 +55,12 @@ export interface SecureRequestInit {
   responseType?: 'buffer' | 'stream';
   /** `no-store`: bypass the cache for this request. */
   cacheMode?: 'default' | 'no-store';
+  /**
+   * The headers and query parameters that carry this request's credentials (an API key's header or parameter,
+   * whatever its name). On any redirect to another origin (scheme, host or port) they are dropped, as
+   * `Authorization`, `Proxy-Authorization`, `Cookie` and `X-API-Key` always are.
+   */
+  credentials?: { headers?: readonly string[]; query?: readonly string[] };
 }
 
 export interface FetchResult {

@@ -19,6 +19,13 @@ export interface CallMetadata {
   headers: Record<string, string>;
   query: Record<string, string>;
   meta: EnvelopeMeta;
+  /** The headers and query parameters that carry credentials: never sent on to another origin by a redirect. */
+  credentials: CredentialNames;
+}
+
+export interface CredentialNames {
+  headers: string[];
+  query: string[];
 }
 
 export interface MetadataInput {
@@ -48,6 +55,7 @@ function buildMetadata(input: MetadataInput, chain: string | undefined): CallMet
   const headers: Record<string, string> = {};
   const query: Record<string, string> = {};
   const meta: EnvelopeMeta = {};
+  const credentials = credentialNames(input.agent);
   if (options.sessionId !== undefined) {
     headers[SESSION_HEADER] = options.sessionId;
     meta.sessionId = options.sessionId;
@@ -70,16 +78,27 @@ function buildMetadata(input: MetadataInput, chain: string | undefined): CallMet
   }
   if (input.idempotency.key !== undefined) meta.idempotencyKey = input.idempotency.key;
   Object.assign(headers, input.idempotency.headers);
-  if (options.auth !== undefined) applyAuth(options.auth, apiKeyScheme(input), headers, query);
+  if (options.auth !== undefined) applyAuth(options.auth, apiKeyScheme(input), headers, query, credentials);
   // The caller's own headers win over ours, whatever their case.
-  if (options.headers === undefined) return { headers, query, meta };
+  if (options.headers === undefined) return { headers, query, meta, credentials };
   for (const [name, value] of Object.entries(options.headers)) {
     for (const existing of Object.keys(headers)) {
       if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
     }
     headers[name] = value;
   }
-  return { headers, query, meta };
+  return { headers, query, meta, credentials };
+}
+
+/** Every header and query parameter the agent's API-key schemes name, whichever one this call uses. */
+function credentialNames(agent: Agent): CredentialNames {
+  const names: CredentialNames = { headers: [], query: [] };
+  for (const scheme of agent.auth?.schemes ?? []) {
+    if (scheme.type !== 'apiKey' || scheme.name === undefined) continue;
+    if (scheme.in === 'query') names.query.push(scheme.name);
+    else if (scheme.in !== 'cookie') names.headers.push(scheme.name);
+  }
+  return names;
 }
 
 function applyAuth(
@@ -87,13 +106,24 @@ function applyAuth(
   scheme: SecurityScheme | undefined,
   headers: Record<string, string>,
   query: Record<string, string>,
+  credentials: CredentialNames,
 ): void {
-  if (auth.bearer !== undefined) headers['Authorization'] = `Bearer ${auth.bearer}`;
+  if (auth.bearer !== undefined) {
+    headers['Authorization'] = `Bearer ${auth.bearer}`;
+    credentials.headers.push('Authorization');
+  }
   if (auth.apiKey === undefined) return;
   const name = scheme?.name ?? DEFAULT_API_KEY_HEADER;
-  if (scheme?.in === 'query') query[name] = auth.apiKey;
-  else if (scheme?.in === 'cookie') headers['Cookie'] = `${name}=${encodeURIComponent(auth.apiKey)}`;
-  else headers[name] = auth.apiKey;
+  if (scheme?.in === 'query') {
+    query[name] = auth.apiKey;
+    credentials.query.push(name);
+  } else if (scheme?.in === 'cookie') {
+    headers['Cookie'] = `${name}=${encodeURIComponent(auth.apiKey)}`;
+    credentials.headers.push('Cookie');
+  } else {
+    headers[name] = auth.apiKey;
+    credentials.headers.push(name);
+  }
 }
 
 /**

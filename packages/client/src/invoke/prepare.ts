@@ -91,6 +91,7 @@ export async function prepareCall(
       headers: metadata.headers,
       query: metadata.query,
       meta: metadata.meta,
+      credentials: metadata.credentials,
       fetcher,
       stream,
       allowStdio: options.allowStdio === true,

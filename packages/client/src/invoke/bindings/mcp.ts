@@ -106,6 +106,7 @@ function secureFetchLike(
       headers,
       responseType: 'stream' as const,
       cacheMode: 'no-store' as const,
+      credentials: ctx.credentials,
       ...(typeof body === 'string' ? { body } : {}),
       ...(init.signal ? { signal: init.signal } : {}),
       ...(ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs }),

@@ -7,6 +7,7 @@
 import type { Agent, Binding, JsonValue, Operation } from '@agentry/core';
 import type { SecureFetcher, SecureRequestInit } from '../../fetch/types.js';
 import type { ErrorContext } from '../error-mapping.js';
+import type { CredentialNames } from '../headers.js';
 import type { AuthOptions, InvokeEvent } from '../types.js';
 
 /** Invocation metadata for transports without HTTP headers (wss, local, stdio), sent inside their envelopes. */
@@ -33,6 +34,8 @@ export interface CallContext<B extends Binding = Binding> {
   query: Record<string, string>;
   /** The same metadata, for envelopes. */
   meta: EnvelopeMeta;
+  /** The headers and query parameters above that carry credentials: dropped on a redirect to another origin. */
+  credentials: CredentialNames;
   auth?: AuthOptions;
   fetcher: SecureFetcher;
   /** The caller wants a stream: ask for one (`Accept`, `stream: true`) and hand back `events`. */

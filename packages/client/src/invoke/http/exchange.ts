@@ -22,10 +22,13 @@ const ACCEPT_JSON = 'application/json, application/problem+json;q=0.9, */*;q=0.5
 const ACCEPT_STREAM =
   'text/event-stream, application/x-ndjson;q=0.9, application/json;q=0.8, application/problem+json;q=0.8';
 
-/** A sender over the secure fetcher, turning its errors into `TransportError`s that name the URL. */
+/**
+ * A sender over the secure fetcher, turning its errors into `TransportError`s that name the URL. It names the
+ * call's credentials to the fetcher, which drops them on a redirect to another origin.
+ */
 export function fetcherSend(fetcher: SecureFetcher, ctx: CallContext): HttpSend {
   return (url, init) =>
-    fetcher.fetch(url, init).then(
+    fetcher.fetch(url, { ...init, credentials: ctx.credentials }).then(
       (result) => result.response,
       (error: unknown) => {
         throw transportErrorFrom(error, { ...ctx.errors, endpoint: url }, init.signal);
