@@ -3,7 +3,7 @@
  * must not silently widen a result), and each error points at what is wrong.
  */
 import type { JsonObject, JsonValue } from '@agentry/core';
-import type { RecordStatus } from '../records/types.js';
+import { MAX_STATUS_LENGTH, type RecordStatus, statusWord } from '../records/status.js';
 import type { SearchMode } from '../search/types.js';
 import type { AgentFilters } from '../store/filters.js';
 import { type Cursor, decodeCursor } from './cursor.js';
@@ -14,7 +14,6 @@ export const MAX_PAGE = 100;
 export const DEFAULT_TOP = 10;
 export const MAX_QUERY_CHARS = 2000;
 
-const STATUSES: readonly RecordStatus[] = ['active', 'inactive', 'deprecated', 'retired'];
 const MODES: readonly SearchMode[] = ['hybrid', 'lexical', 'semantic'];
 const LIST_PARAMETERS = [
   'capabilities',
@@ -62,11 +61,9 @@ export function readListQuery(url: URL): Checked<ListQuery> {
     tags: many('tags'),
     languages: many('language'),
   };
-  const statuses = many('status');
-  const badStatus = statuses.find((status) => !(STATUSES as readonly string[]).includes(status));
-  if (badStatus !== undefined)
-    return fail(`"status" must be one of ${STATUSES.join(', ')}; got "${badStatus}".`, 'status');
-  filters.status = statuses as RecordStatus[];
+  const statuses = statusWords(many('status'));
+  if (!statuses.ok) return fail(statuses.detail, 'status');
+  filters.status = statuses.words;
 
   const query: ListQuery = { filters, limit: DEFAULT_PAGE };
   const limit = params.get('limit');
@@ -189,10 +186,9 @@ function readFilters(filters: JsonObject): Checked<AgentFilters> {
     if (key === 'capabilities') out.capabilities = [...(out.capabilities ?? []), ...strings];
     else if (key === 'tags') out.tags = [...(out.tags ?? []), ...strings];
     else if (key === 'status') {
-      const bad = strings.find((status) => !(STATUSES as readonly string[]).includes(status));
-      if (bad !== undefined)
-        return fail(`"status" must be one of ${STATUSES.join(', ')}; got "${bad}".`, `/filters/${key}`, true);
-      out.status = strings as RecordStatus[];
+      const statuses = statusWords(strings);
+      if (!statuses.ok) return fail(statuses.detail, `/filters/${key}`, true);
+      out.status = statuses.words;
     } else out.languages = [...(out.languages ?? []), ...strings];
   }
   return { ok: true, value: out };
@@ -220,4 +216,25 @@ function fail<T>(detail: string, where: string, isPointer = false): Checked<T> {
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Status filter values as stored (any AIDIP status word, lower-cased): `maintenance` filters like `active`. A value
+ * longer than a status word can be is an error rather than a filter that can never match.
+ */
+function statusWords(
+  values: readonly string[],
+): { ok: true; words: RecordStatus[] } | { ok: false; detail: string } {
+  const words: RecordStatus[] = [];
+  for (const value of values) {
+    const word = statusWord(value);
+    if (word === undefined) {
+      return {
+        ok: false,
+        detail: `"status" values are status words of at most ${MAX_STATUS_LENGTH} characters.`,
+      };
+    }
+    words.push(word);
+  }
+  return { ok: true, words };
 }

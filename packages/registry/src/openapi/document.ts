@@ -85,7 +85,10 @@ const PATHS: JsonObject = {
         listParameter('capabilities', 'Capabilities the agent must have.'),
         listParameter('tags', 'Tags the agent must have.'),
         listParameter('language', 'Languages the agent must support.'),
-        listParameter('status', 'Lifecycle states to include (any of).'),
+        listParameter(
+          'status',
+          'Lifecycle statuses to include (any of): any AIDIP status word, e.g. active, deprecated, maintenance; case is ignored.',
+        ),
         {
           name: 'q',
           in: 'query',

@@ -16,7 +16,15 @@ function component(schema: JsonObject): JsonObject {
   return rest;
 }
 
-const STATUS: JsonObject = { type: 'string', enum: ['active', 'inactive', 'deprecated', 'retired'] };
+/** AIDIP §3.1's free status word, as stored (lower-cased); the registry acts on the four it knows. */
+const STATUS: JsonObject = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  description:
+    'Lifecycle status (AIDIP §3.1), lower-cased: active, inactive, deprecated, retired, or any other word the publisher chose (maintenance, beta …).',
+  examples: ['active', 'deprecated', 'maintenance'],
+};
 
 export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
   Problem: {

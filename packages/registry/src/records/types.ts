@@ -4,8 +4,9 @@
  * it; search, resolve and the gateway read it.
  */
 import type { Agent } from '@agentry/core';
+import type { RecordStatus } from './status.js';
 
-export type RecordStatus = 'active' | 'inactive' | 'deprecated' | 'retired';
+export type { RecordStatus } from './status.js';
 
 export interface RegistryRecord {
   /** The registry's id for the agent (URL-safe; assigned on first registration). */
@@ -15,6 +16,7 @@ export interface RegistryRecord {
   owner: string;
   /** Entitlements: absent means public; otherwise only callers in one of these groups see the agent. */
   access?: { groups: string[] };
+  /** The publisher's lifecycle word (AIDIP's free string), lower-cased; `active` when it names none. */
   status: RecordStatus;
   /** Findings of the untrusted-text scan (prompt injection); non-empty means flagged. */
   flags: SafetyFlag[];

@@ -30,7 +30,8 @@ export interface ViewContext {
 export function metadataView(record: RegistryRecord, metadata: string, context: ViewContext): JsonObject {
   const out = parseMetadata(metadata);
   if (typeof out['endpoint'] !== 'string') out['endpoint'] = gatewayEndpoint(record.id, context.baseUrl);
-  if (typeof out['status'] !== 'string') out['status'] = record.status;
+  // The stored word (the publisher's, lower-cased), as listings and filters show it.
+  out['status'] = record.status;
   addRegistryMembers(out, record);
   const registry: JsonObject = {
     owner: record.owner,

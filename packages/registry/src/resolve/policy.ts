@@ -19,8 +19,6 @@ export type FilterReason =
   | 'quality'
   | 'verified';
 
-const DEFAULT_STATUSES = ['active', 'inactive', 'deprecated'];
-
 /** How far the registry can vouch for where the description came from, 0..1 (`provenanceTrust`). */
 export function trustScore(record: RegistryRecord): number {
   return provenanceTrust(record.agent);
@@ -45,7 +43,10 @@ export interface PolicySubject {
 /** The first rule of the policy the candidate breaks, or undefined when it qualifies. */
 export function policyViolation(subject: PolicySubject, policy: ResolvePolicy): FilterReason | undefined {
   const { record } = subject;
-  if (!(policy.status ?? DEFAULT_STATUSES).includes(record.status)) return 'status';
+  // Without a list, every status but `retired` (an agent its publisher withdrew): `maintenance` and other words
+  // AIDIP allows are kept, ranked by the search as it ranks them.
+  if (policy.status === undefined ? record.status === 'retired' : !policy.status.includes(record.status))
+    return 'status';
   if ((policy.exclude_flagged ?? true) && record.flags.length > 0) return 'flagged';
   const languages = record.agent.languages;
   if (policy.languages !== undefined && languages !== undefined && languages.length > 0) {

@@ -5,7 +5,8 @@
  */
 import { compileSchema, type JsonObject } from '@agentry/core';
 import { type ProblemDetails, problemDetails } from '../gateway/problem.js';
-import { AUTH_TYPES, type ResolveRequest, TRANSPORTS } from './types.js';
+import { MAX_STATUS_LENGTH, statusWord } from '../records/status.js';
+import { AUTH_TYPES, type ResolvePolicy, type ResolveRequest, TRANSPORTS } from './types.js';
 
 export const DEFAULT_TOP = 5;
 export const MAX_TOP = 50;
@@ -44,7 +45,11 @@ export const RESOLVE_REQUEST_SCHEMA: JsonObject = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        status: stringList(4, { enum: ['active', 'inactive', 'deprecated', 'retired'] }),
+        status: {
+          ...stringList(20, { maxLength: MAX_STATUS_LENGTH, pattern: '\\S' }),
+          description:
+            'Lifecycle statuses allowed: any AIDIP status word (active, inactive, deprecated, retired, maintenance …), compared without case; default every status but retired.',
+        },
         languages: stringList(50),
         auth_types: stringList(AUTH_TYPES.length, { enum: [...AUTH_TYPES] }),
         min_trust: { type: 'number', minimum: 0, maximum: 1 },
@@ -81,8 +86,14 @@ export function readResolveRequest(
     request: {
       intent: valid.intent.trim(),
       context: valid.context ?? {},
-      policy: valid.policy ?? {},
+      policy: policyOf(valid.policy ?? {}),
       top: valid.top ?? DEFAULT_TOP,
     },
   };
+}
+
+/** The policy with its status words in their stored form (lower-cased), as records hold them. */
+function policyOf(policy: ResolvePolicy): ResolvePolicy {
+  if (policy.status === undefined) return policy;
+  return { ...policy, status: policy.status.flatMap((word) => statusWord(word) ?? []) };
 }

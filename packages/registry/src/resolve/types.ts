@@ -26,7 +26,7 @@ export const TRANSPORTS = ['woa-rest', 'http', 'rest', 'mcp', 'a2a', 'wss', 'uni
 export type TransportName = (typeof TRANSPORTS)[number];
 
 export interface ResolvePolicy {
-  /** Lifecycle states allowed (`active`, `inactive`, `deprecated`, `retired`); default: all but `retired`. */
+  /** Lifecycle statuses allowed (any AIDIP status word: `active`, `deprecated`, `maintenance` …); default: all but `retired`. */
   status?: string[];
   /** Natural languages, any of which the agent must support (agents that name none are language-agnostic). */
   languages?: string[];

@@ -9,7 +9,8 @@ import type { Agent, FormatName } from '@agentry/core';
 import type { Kysely } from 'kysely';
 import { hasVerifiedProvenance } from '../records/provenance-trust.js';
 import { initialQuality } from '../records/quality.js';
-import type { Caller, RecordStatus, RegistryRecord, SafetyFlag } from '../records/types.js';
+import { statusOf } from '../records/status.js';
+import type { Caller, RegistryRecord, SafetyFlag } from '../records/types.js';
 import { writeAudit } from './audit.js';
 import {
   type AgentFilters,
@@ -572,15 +573,6 @@ function auditDetails(record: RegistryRecord, sourceFormat: string): Record<stri
   };
   if (record.access !== undefined) details['groups'] = record.access.groups;
   return details;
-}
-
-const STATUSES: ReadonlySet<string> = new Set(['active', 'inactive', 'deprecated', 'retired']);
-
-/** The registry status of an agent: its own lifecycle word when it is one we know, else from liveness. */
-export function statusOf(agent: Agent): RecordStatus {
-  const state = agent.status?.state?.trim().toLowerCase();
-  if (state !== undefined && STATUSES.has(state)) return state as RecordStatus;
-  return agent.status?.operational === false ? 'inactive' : 'active';
 }
 
 function changeKey(change: Change): ChangeKey {

@@ -6,6 +6,7 @@
 import type { Agent } from '@agentry/core';
 import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
 import { hasVerifiedProvenance } from '../records/provenance-trust.js';
+import { statusOf } from '../records/status.js';
 import type { QualitySignals } from '../records/types.js';
 import type { StoreDialect } from './dialect.js';
 
@@ -168,6 +169,30 @@ export function storeMigrations(dialect: StoreDialect): Record<string, Migration
               .set({ quality: JSON.stringify({ ...quality, verified }) })
               .where('id', '=', row.id)
               .execute();
+          }
+          after = rows[rows.length - 1]!.id;
+        }
+      },
+    },
+    '2026-11-27-002-status-words': {
+      // Status was kept only when it was one of four words, and any other (AIDIP's `status` is a free string:
+      // `maintenance`) was stored as `active`. Stored agents get their own word back, a page at a time.
+      async up(db: Kysely<unknown>): Promise<void> {
+        const agents = db as unknown as Kysely<{ agents: { id: string; canonical: string; status: string } }>;
+        let after = '';
+        for (;;) {
+          const rows = await agents
+            .selectFrom('agents')
+            .select(['id', 'canonical', 'status'])
+            .where('id', '>', after)
+            .orderBy('id')
+            .limit(500)
+            .execute();
+          if (rows.length === 0) break;
+          for (const row of rows) {
+            const status = statusOf(JSON.parse(row.canonical) as Agent);
+            if (status === row.status) continue;
+            await agents.updateTable('agents').set({ status }).where('id', '=', row.id).execute();
           }
           after = rows[rows.length - 1]!.id;
         }

@@ -204,7 +204,7 @@ describe('finding agents', () => {
       'limit=0',
       'limit=101',
       'limit=ten',
-      'status=sleeping',
+      `status=${'x'.repeat(65)}`,
       'capability=weather',
       'cursor=not-a-cursor',
       'updated_since=yesterday',
@@ -227,7 +227,7 @@ describe('finding agents', () => {
       { query: 'x', top: 1000 },
       { query: 'x', filters: { colour: ['red'] } },
       { query: 'x', filters: { tags: [1] } },
-      { query: 'x', filters: { status: 'sleeping' } },
+      { query: 'x', filters: { status: 'x'.repeat(65) } },
       { query: 'x', extra: true },
     ]) {
       const answer = await r.request('/agents/search', { body });
