@@ -22,6 +22,7 @@ import {
   isPlainRecord,
   plainKeys,
 } from '../json/plain-data.js';
+import { patternProblem } from './pattern-check.js';
 
 const META_SCHEMA_ID = 'https://json-schema.org/draft/2020-12/schema';
 const SIMPLE_TYPES: ReadonlySet<string> = new Set([
@@ -76,6 +77,14 @@ export function createMetaFastPath(ajv: Ajv2020): MetaFastPath {
   for (const keyword of SCHEMA_KEYWORDS) if (rules.has(keyword)) rules.set(keyword, schemaRule);
   for (const keyword of SCHEMA_ARRAY_KEYWORDS) if (rules.has(keyword)) rules.set(keyword, schemaArrayRule);
   for (const keyword of SCHEMA_MAP_KEYWORDS) if (rules.has(keyword)) rules.set(keyword, schemaMapRule);
+  // A pattern the linear-time engine cannot run is valid to the meta-schema but needs an issue: the slow path.
+  if (rules.has('patternProperties'))
+    rules.set(
+      'patternProperties',
+      (value, depth) =>
+        schemaMapRule(value, depth) &&
+        Object.keys(value as object).every((key) => patternProblem(key) === undefined),
+    );
   // The deprecated `dependencies`: each member a schema or a list of property names.
   if (rules.has('dependencies'))
     rules.set('dependencies', (value, depth) =>
@@ -163,8 +172,8 @@ function handledRules(): Map<string, KeywordRule> {
 
   // Ajv compiles meta-schemas without format validation (`format: "uri"` and the like are annotations there), so
   // URI-valued keywords need only be strings.
-  for (const keyword of ['$schema', '$ref', '$dynamicRef', '$recursiveRef', 'pattern'])
-    rules.set(keyword, isString);
+  for (const keyword of ['$schema', '$ref', '$dynamicRef', '$recursiveRef']) rules.set(keyword, isString);
+  rules.set('pattern', (value) => typeof value === 'string' && patternProblem(value) === undefined);
   rules.set('$id', (value) => typeof value === 'string' && ID_PATTERN.test(value));
   for (const keyword of ['$anchor', '$dynamicAnchor', '$recursiveAnchor'])
     rules.set(keyword, (value) => typeof value === 'string' && ANCHOR_PATTERN.test(value));

@@ -9,7 +9,9 @@ import type { IssueCollector } from '../issues.js';
 import { plainJsonText } from '../json/plain-text.js';
 import { joinPointer } from '../json/pointer.js';
 import type { JsonSchema, JsonValue } from '../model/agent.js';
+import { linearRegExp } from './linear-regexp.js';
 import { createMetaFastPath, type MetaFastPath } from './meta-fast-path.js';
+import { unsupportedPatterns } from './pattern-check.js';
 import { isKnownValidSchema, rememberValidSchema } from './valid-schema-cache.js';
 
 // ajv-formats is CommonJS; depending on the loader its default export is the plugin or a namespace holding it.
@@ -31,6 +33,8 @@ function createAjv(): Ajv2020 {
     strict: false,
     allErrors: true,
     validateFormats: true,
+    // Patterns are untrusted (agents write their own schemas): matched in linear time (linear-regexp.ts).
+    code: { regExp: linearRegExp },
   });
   addFormats(ajv);
   ajv.addMetaSchema(draft07MetaSchema);
@@ -58,6 +62,7 @@ export interface SchemaCheckOptions {
 
 /**
  * Records an issue for every way `schema` fails to be a JSON Schema 2020-12 document. Returns true when valid.
+ * A valid schema whose pattern the linear-time engine cannot run (a lookahead, a backreference) gets a warning.
  */
 export function checkSchemaDocument(
   schema: unknown,
@@ -119,7 +124,16 @@ export function checkSchemaDocument(
     return false;
   }
   if (valid) {
-    if (text !== undefined) rememberValidSchema(text);
+    // Valid JSON Schema, but a pattern Agentry's linear-time engine cannot run means validators cannot use it.
+    const patterns = unsupportedPatterns(schema);
+    for (const problem of patterns)
+      issues.warning(
+        pointer + problem.pointer,
+        `${options.codePrefix}.schema.pattern-unsupported`,
+        `${options.what} cannot be used to check values: its ${problem.message}.`,
+        options.section,
+      );
+    if (text !== undefined && patterns.length === 0) rememberValidSchema(text);
     return true;
   }
   const dialectName = isDraft07 ? 'draft-07' : '2020-12';

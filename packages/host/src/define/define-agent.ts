@@ -3,7 +3,13 @@
  * fields, handlers — from which the host builds every document and serves every call. Mistakes are caught here,
  * when the module loads, rather than on the first request.
  */
-import { type Agent, compileSchema, type JsonSchema, type Operation } from '@agentry/core';
+import {
+  type Agent,
+  compileSchema,
+  type JsonSchema,
+  type Operation,
+  UnsupportedPatternError,
+} from '@agentry/core';
 import { isStandardSchema, SchemaConversionError, type SchemaSource, toJsonSchema } from './schema.js';
 import type {
   AgentDefinition,
@@ -94,6 +100,10 @@ function schemaFor(source: SchemaSource, side: 'input' | 'output', where: string
     // Compiled now so that a broken schema stops the definition, not the first call.
     compileSchema(schema);
   } catch (error) {
+    if (error instanceof UnsupportedPatternError)
+      throw new AgentDefinitionError(`The ${side} schema of ${where} cannot be used: its ${error.message}.`, {
+        cause: error,
+      });
     throw new AgentDefinitionError(
       `The ${side} schema of ${where} is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}.`,
       { cause: error },
