@@ -40,6 +40,8 @@ export interface MappedFailure {
 interface Context {
   agentId: string;
   operation?: string;
+  /** Where the input sits in the request body: `/input` in the envelope, the whole body (``) in AIDIP §5.1's form. */
+  inputAt?: string;
 }
 
 export function failureOf(error: unknown, context: Context): MappedFailure {
@@ -116,12 +118,13 @@ export function failureOf(error: unknown, context: Context): MappedFailure {
     });
   }
   if (error instanceof InvalidInputError) {
+    const at = context.inputAt ?? '/input';
     return build(ctx, 'caller', {
       status: said ?? 400,
       code: error.code ?? 'InvalidInput',
       detail: error.detail ?? error.message,
-      ...(error.pointer === undefined ? {} : { pointer: `/input${error.pointer}` }),
-      errors: error.failures.map((f) => ({ pointer: `/input${f.pointer}`, detail: f.message })),
+      ...(error.pointer === undefined ? {} : { pointer: `${at}${error.pointer}` }),
+      errors: error.failures.map((f) => ({ pointer: `${at}${f.pointer}`, detail: f.message })),
       extra: { recovery: error.recovery },
     });
   }

@@ -38,6 +38,8 @@ export interface GatewayOptions {
 export interface GatewayInvokeOptions {
   /** Aborts the call (the caller went away). */
   signal?: AbortSignal;
+  /** The operation the request's `operation` query parameter names; the body is then never read for one. */
+  operation?: string;
 }
 
 export interface GatewayResult {
@@ -80,7 +82,11 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         });
         return { response: problemResponse(problem), latencyMs: elapsed(), ok: false, failure: 'caller' };
       }
-      const read = readGatewayCall(body, headers, [record.id, record.agent.id]);
+      const read = readGatewayCall(body, headers, {
+        ids: [record.id, record.agent.id],
+        agent: record.agent,
+        ...(invokeOptions.operation === undefined ? {} : { operation: invokeOptions.operation }),
+      });
       if (read.problem !== undefined) {
         return {
           response: problemResponse(read.problem),
@@ -122,6 +128,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         const removedLocal = agent !== record.agent && agent.bindings.length < record.agent.bindings.length;
         const mapped = failureOf(refusedIfLocalOnly(error, removedLocal), {
           agentId: record.id,
+          inputAt: call.inputAt,
           ...(call.operation === undefined ? {} : { operation: call.operation }),
         });
         const operation =

@@ -21,7 +21,10 @@ export {
   AGENT_API_KEY_HEADER,
   AGENT_AUTHORIZATION_HEADER,
   AGENT_CONFIRMATION_HEADER,
+  BODY_FORM_HEADER,
   type GatewayCall,
+  type GatewayTarget,
   INVOKE_BODY_SCHEMA,
+  INVOKE_ENVELOPE_SCHEMA,
   readGatewayCall,
 } from './request.js';

@@ -277,7 +277,7 @@ const PATHS: JsonObject = {
       operationId: 'invokeAgent',
       summary: 'Invoke the agent through the registry gateway (AIDIP §3.1 `endpoint`, §5)',
       description:
-        "The registry calls the agent with the input, under its address checks. Call metadata (X-Session-ID, X-Task-ID, X-Agent-Version, Idempotency-Key, X-Delegation-Chain, traceparent) is passed on; the caller's Authorization never is: credentials for the agent go in X-Agent-Authorization (sent as its Authorization) or X-Agent-Api-Key (sent where its API-key scheme says).",
+        "The registry calls the agent with the input, under its address checks. The body is AIDIP §5.1's (the input itself, optionally with `operation` beside its fields) or the envelope {operation?, input}. Call metadata (X-Session-ID, X-Task-ID, X-Agent-Version, Idempotency-Key, X-Delegation-Chain, traceparent) is passed on; the caller's Authorization never is: credentials for the agent go in X-Agent-Authorization (sent as its Authorization) or X-Agent-Api-Key (sent where its API-key scheme says).",
       security: TOKEN,
       parameters: [
         {
@@ -291,6 +291,20 @@ const PATHS: JsonObject = {
           in: 'header',
           description: "Sent where the agent's API-key scheme says.",
           schema: { type: 'string' },
+        },
+        {
+          name: 'operation',
+          in: 'query',
+          description:
+            'The operation to run; the body is then the input as it is, never read for an operation.',
+          schema: { type: 'string', minLength: 1 },
+        },
+        {
+          name: 'X-Agent-Body',
+          in: 'header',
+          description:
+            "Which form the body is: `envelope` ({operation?, input, …}) or `input` (the input itself, AIDIP §5.1). Without it a body with `input` and no member outside the envelope's is the envelope, any other the input.",
+          schema: { type: 'string', enum: ['envelope', 'input'] },
         },
         {
           name: 'X-Agent-Confirmation',

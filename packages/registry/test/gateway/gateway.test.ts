@@ -83,6 +83,99 @@ describe('gateway', () => {
     });
   });
 
+  describe("AIDIP §5.1's body: the operation's input itself", () => {
+    const envelopeSent = (input: unknown) => ({ agent: 'summarizer', operation: 'summarize', input });
+    const single = (): Agent => {
+      const agent = summarizerAgent(server.origin);
+      return { ...agent, operations: agent.operations.slice(0, 1) };
+    };
+
+    it('an agent with one operation takes the input as the whole body', async () => {
+      summarize();
+      const result = await gateway.invoke(recordOf(single()), { text: 'a long text' }, new Headers());
+      assert.equal(result.response.status, 200, await result.response.clone().text());
+      assert.deepEqual(await bodyOf(result), { summary: 'short' });
+      assert.deepEqual(server.requests[0]!.body, envelopeSent({ text: 'a long text' }));
+    });
+
+    it('`operation` beside the input names the operation and is taken out of the input', async () => {
+      summarize();
+      const body = { operation: 'summarize', text: 'a long text' };
+      const result = await gateway.invoke(recordOf(summarizerAgent(server.origin)), body, new Headers());
+      assert.equal(result.response.status, 200, await result.response.clone().text());
+      assert.equal(result.operation, 'summarize');
+      assert.deepEqual(server.requests[0]!.body, envelopeSent({ text: 'a long text' }));
+    });
+
+    it("`operation` stays in the input when the operation's schema has such a property", async () => {
+      summarize();
+      const agent = single();
+      agent.operations[0]!.input = {
+        type: 'object',
+        properties: { operation: { type: 'string' }, text: { type: 'string' } },
+        required: ['operation', 'text'],
+      };
+      const body = { operation: 'summarize', text: 'x' };
+      const result = await gateway.invoke(recordOf(agent), body, new Headers());
+      assert.equal(result.response.status, 200, await result.response.clone().text());
+      assert.deepEqual(server.requests[0]!.body, envelopeSent(body));
+    });
+
+    it('an `operation` that names none of the operations is part of the input', async () => {
+      summarize();
+      const agent = single();
+      agent.operations[0]!.input = { type: 'object' };
+      const body = { operation: 'add', text: 'x' };
+      const result = await gateway.invoke(recordOf(agent), body, new Headers());
+      assert.equal(result.response.status, 200, await result.response.clone().text());
+      assert.deepEqual(server.requests[0]!.body, envelopeSent(body));
+    });
+
+    it('the operation query parameter names the operation and leaves the body as it is', async () => {
+      summarize();
+      const agent = single();
+      agent.operations[0]!.input = { type: 'object' };
+      const body = { operation: 'summarize', text: 'x' };
+      const result = await gateway.invoke(
+        recordOf({
+          ...agent,
+          operations: [...agent.operations, ...summarizerAgent(server.origin).operations.slice(1)],
+        }),
+        body,
+        new Headers(),
+        {
+          operation: 'summarize',
+        },
+      );
+      assert.equal(result.response.status, 200, await result.response.clone().text());
+      assert.deepEqual(server.requests[0]!.body, envelopeSent(body));
+    });
+
+    it('X-Agent-Body: input sends a body shaped like the envelope as the input', async () => {
+      summarize();
+      const agent = single();
+      agent.operations[0]!.input = { type: 'object', properties: { input: { type: 'string' } } };
+      const headers = new Headers({ 'x-agent-body': 'input' });
+      const result = await gateway.invoke(recordOf(agent), { input: 'verbatim' }, headers);
+      assert.equal(result.response.status, 200, await result.response.clone().text());
+      assert.deepEqual(server.requests[0]!.body, envelopeSent({ input: 'verbatim' }));
+    });
+
+    it('X-Agent-Body: envelope holds a body to the envelope', async () => {
+      const headers = new Headers({ 'x-agent-body': 'envelope' });
+      const result = await gateway.invoke(recordOf(single()), { text: 'x' }, headers);
+      const problem = await expectProblem(result, 400, 'InvalidInput');
+      assert.match(String(problem['detail']), /Send the operation's input itself, or \{"operation"/);
+      assert.equal(server.requests.length, 0);
+    });
+
+    it('an input failing its schema is pointed at in the body, where the input is', async () => {
+      const result = await gateway.invoke(recordOf(single()), { text: '' }, new Headers());
+      const problem = await expectProblem(result, 400, 'InvalidInput');
+      assert.equal(problem['pointer'], '/text');
+    });
+  });
+
   it('passes call metadata and agent credentials on, and never the registry credentials', async () => {
     summarize();
     const headers = new Headers({
@@ -142,8 +235,21 @@ describe('gateway', () => {
 
   describe('requests the gateway refuses before calling', () => {
     const cases: Array<[string, unknown, number, string, string | undefined]> = [
-      ['a body without input', { operation: 'summarize' }, 400, 'InvalidInput', ''],
-      ['a body that is not an object', 'summarize this', 400, 'InvalidInput', ''],
+      ['an AIDIP body whose input fails the schema', { operation: 'summarize' }, 400, 'InvalidInput', ''],
+      [
+        'an AIDIP body naming no operation of several',
+        'summarize this',
+        400,
+        'OperationNotFound',
+        '/operation',
+      ],
+      [
+        'an X-Agent-Body-less envelope with a bad confirm',
+        { input: {}, confirm: 'yes' },
+        400,
+        'InvalidInput',
+        '/confirm',
+      ],
       ['an operation that is not a string', { operation: 3, input: {} }, 400, 'InvalidInput', '/operation'],
       ['an envelope naming another agent', { agent: 'other', input: {} }, 400, 'InvalidInput', '/agent'],
       [
@@ -178,6 +284,14 @@ describe('gateway', () => {
         assert.equal(server.requests.length, 0, 'nothing reached the agent');
       });
     }
+
+    it('answers 400 for an X-Agent-Body that is neither envelope nor input', async () => {
+      const headers = new Headers({ 'x-agent-body': 'both' });
+      const result = await gateway.invoke(recordOf(summarizerAgent(server.origin)), { text: 'x' }, headers);
+      const problem = await expectProblem(result, 400, 'InvalidInput');
+      assert.match(String(problem['detail']), /x-agent-body is "envelope" or "input", not "both"/);
+      assert.equal(server.requests.length, 0);
+    });
 
     it('lists the operations there are', async () => {
       const result = await gateway.invoke(

@@ -21,8 +21,10 @@ export function invokeRoutes(app: Hono<ApiEnv>, services: RegistryServices): voi
     if (found === undefined) return agentNotFound(id);
     const body = await readJsonBody(c.req.raw, settings.maxBodyBytes);
     if (!body.ok) return body.response;
+    const operation = c.req.query('operation');
     const result = await gateway.invoke(found.record, body.value, c.req.raw.headers, {
       signal: c.req.raw.signal,
+      ...(operation === undefined || operation === '' ? {} : { operation }),
     });
     metrics.observeInvocation(id, result.ok, result.latencyMs);
     // A caller's own mistake (bad input, a refused credential) says nothing about the agent.
