@@ -16,4 +16,10 @@ export interface StoreDialect {
   changeCount(): number;
   /** The database's own consistency check: `['ok']` when the file is sound. */
   integrityCheck(): Promise<string[]>;
+  /**
+   * Runs `work` holding the database's write lock, in one transaction: committed when it resolves, rolled back
+   * when it throws. Another process (or connection) that asks meanwhile waits up to `waitMs` for the lock, so
+   * work that decides from what it reads (which migrations are applied) sees every earlier holder's writes.
+   */
+  exclusively<T>(work: () => Promise<T>, waitMs: number): Promise<T>;
 }

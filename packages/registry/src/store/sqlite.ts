@@ -27,20 +27,26 @@ const WAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
 
 export function openSqlite<Tables>(options: SqliteOptions): { db: Kysely<Tables>; dialect: StoreDialect } {
   const database = new Database(options.path);
+  const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
+  // First: processes opening a new file together wait for each other's switch to WAL instead of failing.
+  database.pragma(`busy_timeout = ${busyTimeoutMs}`);
   // WAL lets readers run beside the writer; NORMAL syncs at checkpoints, which in WAL mode keeps every committed
   // transaction across a process crash (only a power loss may drop the last ones).
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
-  database.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
   database.pragma('foreign_keys = ON');
   database.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
   database.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   const counting = countingDatabase(database);
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: counting }) });
-  return { db, dialect: sqliteDialect(database, counting.changeCount) };
+  return { db, dialect: sqliteDialect(database, counting.changeCount, busyTimeoutMs) };
 }
 
-function sqliteDialect(database: Database.Database, changeCount: () => number): StoreDialect {
+function sqliteDialect(
+  database: Database.Database,
+  changeCount: () => number,
+  busyTimeoutMs: number,
+): StoreDialect {
   return {
     name: 'sqlite',
     changeCount,
@@ -48,6 +54,25 @@ function sqliteDialect(database: Database.Database, changeCount: () => number): 
     async integrityCheck(): Promise<string[]> {
       const rows = database.pragma('integrity_check') as Array<{ integrity_check: string }>;
       return rows.map((row) => row.integrity_check);
+    },
+    async exclusively<T>(work: () => Promise<T>, waitMs: number): Promise<T> {
+      // BEGIN IMMEDIATE takes the write lock at once (a deferred BEGIN would take it at the first write, after
+      // reads another process may have made stale). Kysely runs on this same connection, so its statements in
+      // `work` are part of the transaction; nothing else runs on it meanwhile (start-up work).
+      database.pragma(`busy_timeout = ${Math.max(busyTimeoutMs, Math.floor(waitMs))}`);
+      try {
+        database.exec('BEGIN IMMEDIATE');
+      } finally {
+        database.pragma(`busy_timeout = ${busyTimeoutMs}`);
+      }
+      try {
+        const result = await work();
+        database.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (database.inTransaction) database.exec('ROLLBACK');
+        throw error;
+      }
     },
   };
 }

@@ -53,7 +53,7 @@ export class RegistryStore {
     };
     const { db, dialect } = openSqlite<RegistryTables>(sqliteOptions);
     try {
-      await migrate(db, { ...storeMigrations(dialect), ...options.extraMigrations });
+      await migrate(db, dialect, { ...storeMigrations(dialect), ...options.extraMigrations });
     } catch (error) {
       await db.destroy();
       throw error;
@@ -79,17 +79,44 @@ export class RegistryStore {
   }
 }
 
-async function migrate(db: Kysely<RegistryTables>, migrations: Record<string, Migration>): Promise<void> {
+/**
+ * How long a process waits for another one's migrations: processes started together on a new (or older) file
+ * take turns, and the one that comes second finds them applied. A long data migration of a large file is minutes.
+ */
+const MIGRATION_WAIT_MS = 10 * 60_000;
+
+/**
+ * Runs the pending migrations under the database's write lock, as one transaction: whoever starts first applies
+ * them; the others wait, then find them applied (Kysely's own lock does nothing on SQLite, and its check of what is
+ * applied ran outside any transaction, so processes started together on one new file each tried to create the
+ * tables). A failed migration leaves the file as it was.
+ */
+async function migrate(
+  db: Kysely<RegistryTables>,
+  dialect: StoreDialect,
+  migrations: Record<string, Migration>,
+): Promise<void> {
   const migrator = new Migrator({ db, provider: new InCodeMigrationProvider(migrations) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error !== undefined) {
-    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(
-      `The registry database could not be migrated${failed === undefined ? '' : ` (${failed})`}: ${reason}`,
-      {
-        cause: error,
-      },
+  try {
+    await dialect.exclusively(async () => {
+      const { error, results } = await migrator.migrateToLatest();
+      if (error !== undefined) {
+        const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+        throw new MigrationError(failed, error);
+      }
+    }, MIGRATION_WAIT_MS);
+  } catch (error) {
+    if (error instanceof MigrationError) throw error;
+    throw new MigrationError(undefined, error);
+  }
+}
+
+class MigrationError extends Error {
+  constructor(migration: string | undefined, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `The registry database could not be migrated${migration === undefined ? '' : ` (${migration})`}: ${reason}`,
+      { cause },
     );
   }
 }

@@ -152,20 +152,29 @@ export class TokenStore {
     const hash = hashToken(plaintext);
     if (stored?.token_hash === hash) return undefined;
     const at = this.#now();
-    await this.#db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('tokens').where('id', '=', ADMIN_TOKEN_ID).execute();
-      await trx
-        .insertInto('tokens')
-        .values({
-          id: ADMIN_TOKEN_ID,
-          token_hash: hash,
-          role: 'admin',
-          publisher: 'admin',
-          groups: '[]',
-          created_at: at,
-          revoked_at: null,
-        })
-        .execute();
+    const row: TokensTable = {
+      id: ADMIN_TOKEN_ID,
+      token_hash: hash,
+      role: 'admin',
+      publisher: 'admin',
+      groups: '[]',
+      created_at: at,
+      revoked_at: null,
+    };
+    const made = await this.#db.transaction().execute(async (trx) => {
+      if (token === undefined) {
+        // A generated token is stored only if there still is none: processes starting together on a new file
+        // each found none above, and only the first to write may show its token (the others' would not work).
+        const inserted = await trx
+          .insertInto('tokens')
+          .values(row)
+          .onConflict((conflict) => conflict.column('id').doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+      } else {
+        await trx.deleteFrom('tokens').where('id', '=', ADMIN_TOKEN_ID).execute();
+        await trx.insertInto('tokens').values(row).execute();
+      }
       await writeAudit(trx, {
         at,
         actor: 'system',
@@ -173,8 +182,9 @@ export class TokenStore {
         target: ADMIN_TOKEN_ID,
         details: { role: 'admin', source: token === undefined ? 'generated' : 'configured' },
       });
+      return true;
     });
-    return token === undefined ? plaintext : undefined;
+    return made && token === undefined ? plaintext : undefined;
   }
 }
 
