@@ -199,6 +199,47 @@ describe('AIDIP: valid variations', () => {
     assert.deepEqual(aidipCodec.emit(result.agents).document, document);
   });
 
+  test('credentials listed with their headers (a gateway) are one scheme each, all required, written back as they were', () => {
+    const document = {
+      ...example,
+      endpoint: 'https://registry.example.com/agents/agent-12345/invoke',
+      authentication: {
+        type: 'oauth2_bearer',
+        instructions: 'Send both.',
+        credentials: [
+          {
+            for: 'registry',
+            type: 'oauth2_bearer',
+            in: 'header',
+            name: 'Authorization',
+            instructions: 'A token.',
+          },
+          { for: 'agent', type: 'api_key', in: 'header', name: 'X-Agent-Api-Key' },
+        ],
+      },
+    };
+    const result = aidipCodec.parse(document);
+    assert.deepEqual(result.issues, []);
+    assert.deepEqual(result.agents[0]!.auth, {
+      schemes: [
+        { id: 'registry', type: 'bearer', description: 'A token.' },
+        { id: 'agent', type: 'apiKey', in: 'header', name: 'X-Agent-Api-Key' },
+      ],
+      security: [{ registry: [], agent: [] }],
+      instructions: 'Send both.',
+    });
+    const emitted = aidipCodec.emit(result.agents);
+    assert.deepEqual(emitted.document, document);
+    assert.deepEqual(emitted.losses, []);
+  });
+
+  test('a credentials list that does not say where each credential goes is only kept', () => {
+    const authentication = { type: 'api_key', credentials: [{ type: 'api_key', name: 'X-Key' }] };
+    const result = aidipCodec.parse({ ...example, authentication });
+    assert.deepEqual(result.agents[0]!.auth?.schemes, [{ id: 'api_key', type: 'apiKey' }]);
+    assert.deepEqual(aidipCodec.emit(result.agents).document, { ...example, authentication });
+  });
+
   test('a field named "__proto__" is data: kept in extensions.aidip on the agent and an operation', () => {
     // JSON.parse is how such keys arrive: it makes "__proto__" an own property, as any other key.
     const document = JSON.parse(`{

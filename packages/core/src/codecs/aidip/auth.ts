@@ -1,6 +1,11 @@
 /**
  * AIDIP `authentication` (§3.1) ↔ the canonical auth contract. AIDIP names one mechanism; the canonical contract
  * names schemes and the requirements that use them, so one scheme named after the AIDIP type is used both ways.
+ *
+ * An endpoint that takes more than one credential (a registry's gateway: the registry's token and the agent's own
+ * key) lists them in `credentials` beside `type`, each `{for?, type, in, name, instructions?}` with the header (or
+ * query parameter, or cookie) it goes in. They are read as one scheme each, all required together, so a client
+ * sends each where it goes; the list itself is kept as it was written, so it is written back unchanged.
  */
 import type { ObjectReader } from '../../json/reader.js';
 import { isObject, setOwn } from '../../json/values.js';
@@ -8,6 +13,7 @@ import type {
   AuthContract,
   JsonObject,
   JsonValue,
+  SecurityRequirement,
   SecurityScheme,
   SecuritySchemeType,
 } from '../../model/agent.js';
@@ -56,11 +62,44 @@ export function readAuthentication(reader: ObjectReader): Authentication {
     // Scopes with no mechanism to attach them to stay as they were written.
     extras = { ...extras, scopes };
   }
+  const listed = credentialSchemes(extras?.['credentials']);
+  if (listed !== undefined) {
+    auth.schemes = listed.schemes;
+    auth.security = [listed.requirement];
+  }
   if (instructions !== undefined) auth.instructions = instructions;
   const out: Authentication = {};
   if (Object.keys(auth).length > 0) out.auth = auth;
   if (extras !== undefined) out.extras = extras;
   return out;
+}
+
+/**
+ * The schemes an Agentry `credentials` list names, and the requirement that takes them all; undefined unless every
+ * entry says where its credential goes (`in` header, query or cookie, and a `name`).
+ */
+function credentialSchemes(
+  value: JsonValue | undefined,
+): { schemes: SecurityScheme[]; requirement: SecurityRequirement } | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const schemes: SecurityScheme[] = [];
+  const requirement: SecurityRequirement = {};
+  for (const [index, entry] of value.entries()) {
+    if (!isObject(entry)) return undefined;
+    const { name, in: place, type, instructions } = entry;
+    if (typeof name !== 'string' || name === '') return undefined;
+    if (place !== 'header' && place !== 'query' && place !== 'cookie') return undefined;
+    const wanted =
+      typeof entry['for'] === 'string' && entry['for'] !== '' ? entry['for'] : `credential-${index}`;
+    const id = Object.hasOwn(requirement, wanted) ? `${wanted}-${index}` : wanted;
+    // A bearer token in Authorization is the caller's bearer; any other credential is sent as it is given.
+    const bearer = place === 'header' && name.toLowerCase() === 'authorization' && type === 'oauth2_bearer';
+    const scheme: SecurityScheme = bearer ? { id, type: 'bearer' } : { id, type: 'apiKey', in: place, name };
+    if (typeof instructions === 'string') scheme.description = instructions;
+    schemes.push(scheme);
+    setOwn(requirement, id, []);
+  }
+  return { schemes, requirement };
 }
 
 /** The AIDIP `authentication` object for a canonical contract (plus extras kept from an earlier parse). */
