@@ -14,13 +14,14 @@ import { type DirectRoute, setDirectRoute } from './http/direct-route.js';
 import { fromWebRequest } from './http/host-request.js';
 import type { CallerInfo } from './http/invoke-routes.js';
 import { problemAnswer } from './http/problem-response.js';
-import { createRouter, type WebHandler } from './http/router.js';
+import { createRouter } from './http/router.js';
 import { consoleLogger, errorDetails, type HostLogger } from './logger.js';
-import { createMcpHandler } from './mcp/server.js';
+import { createMcpHandler, type McpHandler } from './mcp/server.js';
 import { hostedAgent } from './model/hosted-agent.js';
 import { type AuthConfig, type Authenticator, createAuthenticator } from './policies/auth.js';
 import { createIdempotencyStore, type IdempotencyStoreOptions } from './policies/idempotency.js';
 import { createRateLimiter, parseRateLimit, type RateLimiterOptions } from './policies/rate-limit.js';
+import { requestOriginPolicy } from './policies/request-origin.js';
 import { createRuntime, type Runtime } from './runtime/runtime.js';
 import type { HostRuntime } from './runtime/types.js';
 import { createCardSigner } from './signing/card-signature.js';
@@ -72,6 +73,17 @@ export interface HostOptions {
    * programs (no `Origin`) always may. docs/host-security.md.
    */
   webSocket?: boolean | { baseUrl?: string; allowedOrigins?: readonly string[] };
+  /**
+   * Names the `Host` header may carry besides the base URL's host (and, for a loopback base URL, `localhost`,
+   * `127.0.0.1` and `[::1]`): `agents.example.com` (any port), `agents.example.com:8443`, `*` for any. Other
+   * names are refused with 403 on every route, which guards against DNS rebinding. docs/host-security.md.
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * Origins whose web pages may call the host besides its own (`https://app.example`, `*` for any); pages of
+   * other origins are refused with 403 everywhere but reads of the discovery documents. docs/host-security.md.
+   */
+  allowedOrigins?: readonly string[];
   /** Check outputs against their schemas (default true): a failing output is a 500, logged. */
   validateOutput?: boolean;
   logger?: HostLogger;
@@ -84,8 +96,10 @@ export interface Host {
   readonly baseUrl: string;
   /** Whether WebSocket bindings are advertised (adapters accept upgrades then). */
   readonly webSocket: boolean;
-  /** Origins, besides the host's own, whose pages may open WebSocket connections (`*`: any). */
+  /** Origins, besides those of `allowed.origins`, whose pages may open WebSocket connections (`*`: any). */
   readonly webSocketOrigins: readonly string[];
+  /** The `Host` names and page origins the host answers, defaults included (policies/request-origin.ts). */
+  readonly allowed: { readonly hosts: readonly string[]; readonly origins: readonly string[] };
   /** Cancels running tasks and releases what the host holds. */
   close(): Promise<void>;
 }
@@ -100,6 +114,11 @@ export function createHost(options: HostOptions): Host {
   const authenticator: Authenticator | undefined =
     options.auth === undefined ? undefined : createAuthenticator(options.auth);
   const webSocketBaseUrl = webSocketBase(options.webSocket, baseUrl);
+  const requestOrigins = requestOriginPolicy({
+    baseUrl,
+    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+    ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
+  });
   const mcpOn = options.mcp ?? true;
   const a2aOn = options.a2a ?? true;
   const entries = definitions.map((definition) => ({
@@ -167,9 +186,9 @@ export function createHost(options: HostOptions): Host {
   // Requests await the table; a failure to build it is reported once here and as a 500 to each request.
   documents.catch((error: unknown) => logger.error('The documents could not be built.', errorDetails(error)));
 
-  const mcpHandlers = new Map<string, WebHandler>();
+  const mcpHandlers = new Map<string, McpHandler>();
   let fetchHandler: Host['fetch'];
-  const mcp = (agentId: string | undefined): WebHandler | undefined => {
+  const mcp = (agentId: string | undefined): McpHandler | undefined => {
     if (!mcpOn) return undefined;
     const key = agentId ?? '';
     let handler = mcpHandlers.get(key);
@@ -211,6 +230,7 @@ export function createHost(options: HostOptions): Host {
     mcp,
     a2a,
     webSocket: webSocketBaseUrl !== undefined,
+    requestOrigins,
   });
 
   const answer: DirectRoute = async (request, caller) => {
@@ -231,6 +251,7 @@ export function createHost(options: HostOptions): Host {
     webSocket: webSocketBaseUrl !== undefined,
     webSocketOrigins:
       typeof options.webSocket === 'object' ? [...(options.webSocket.allowedOrigins ?? [])] : [],
+    allowed: { hosts: requestOrigins.hosts, origins: requestOrigins.origins },
     async close() {
       closing.abort(new Error('The host is closing.'));
       tasks.close();

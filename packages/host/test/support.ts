@@ -2,7 +2,13 @@
  * Real loopback servers for the host tests: plain HTTP, or HTTPS with a throwaway certificate (WoA requires https
  * base URLs), each made before the host so that the host's base URL is the address it really listens on.
  */
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { once } from 'node:events';
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createSecureFetcher, type SecureFetcher } from '@agentry/client';
@@ -74,6 +80,36 @@ export async function startHost(
       await fetcher.close();
       await node.close();
     },
+  };
+}
+
+/**
+ * A `fetch` over node:http for plain-HTTP hosts, for what fetch cannot do: send the `Host` it is given (as a browser on
+ * a rebound name does), and bind the client's socket to `localAddress` (127.0.0.2 is another client than 127.0.0.1).
+ * Bodies are strings; the answer is read whole.
+ */
+export function nodeFetch(
+  options: { localAddress?: string; headers?: Record<string, string> } = {},
+): typeof fetch {
+  return async (input, init = {}) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const headers = { ...Object.fromEntries(new Headers(init.headers).entries()), ...options.headers };
+    const outgoing = httpRequest(url, {
+      method: init.method ?? 'GET',
+      headers,
+      ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
+    });
+    outgoing.end(typeof init.body === 'string' ? init.body : undefined);
+    const [incoming] = (await once(outgoing, 'response')) as [IncomingMessage];
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    const answerHeaders = new Headers();
+    for (const [name, value] of Object.entries(incoming.headers)) {
+      for (const item of Array.isArray(value) ? value : [value ?? '']) answerHeaders.append(name, item);
+    }
+    const status = incoming.statusCode ?? 500;
+    const body = status === 204 || status === 304 ? null : Buffer.concat(chunks);
+    return new Response(body, { status, headers: answerHeaders });
   };
 }
 

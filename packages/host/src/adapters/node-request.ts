@@ -44,6 +44,11 @@ class NodeHostRequest implements HostRequest {
     this.pathname = plainPath(target) ?? this.url.pathname;
   }
 
+  /** What the caller sent as `Host`; the URL's origin is the base URL's, not this. */
+  get authority(): string | null {
+    return this.headers.get('host');
+  }
+
   get url(): URL {
     // The origin comes from the configured base URL: the Host header is the caller's to choose.
     this.#url ??= new URL(this.#target, this.#origin);
@@ -88,6 +93,13 @@ class NodeHostRequest implements HostRequest {
 export function plainPath(target: string): string | undefined {
   if (!/^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/.test(target)) return undefined;
   return /(^|\/)\.{1,2}(\/|$)/.test(target) ? undefined : target;
+}
+
+/** A connection to a server listening on a unix socket (whose address is its path); no web page reaches one. */
+export function overUnixSocket(incoming: IncomingMessage): boolean {
+  // Node sets `server` on the sockets a server accepts.
+  const server = (incoming.socket as { server?: { address(): unknown } }).server;
+  return typeof server?.address() === 'string';
 }
 
 /** The signal that aborts when the caller closes the connection before the answer is written. */

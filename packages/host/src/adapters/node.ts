@@ -13,8 +13,9 @@ import type { Host } from '../host.js';
 import { type Answer, answerOf, fieldValue } from '../http/answer.js';
 import { type DirectRoute, directRouteOf } from '../http/direct-route.js';
 import type { CallerInfo } from '../http/invoke-routes.js';
+import { requestOriginPolicy } from '../policies/request-origin.js';
 import { attachWebSocket, type WebSocketEndpoint } from '../ws/server.js';
-import { callerSignal, nodeHostRequest, toRequest } from './node-request.js';
+import { callerSignal, nodeHostRequest, overUnixSocket, toRequest } from './node-request.js';
 
 export interface ServeNodeOptions {
   /** TCP port (default 0: any free port). Ignored with `path` or a listening `server`. */
@@ -39,7 +40,11 @@ export async function serveNode(host: Host, options: ServeNodeOptions = {}): Pro
   server.on('request', nodeRequestListener(host));
   const webSocket: WebSocketEndpoint | undefined = host.webSocket
     ? attachWebSocket(server, host.runtime, {
-        origins: { allowed: host.webSocketOrigins, own: [host.baseUrl] },
+        requestOrigins: requestOriginPolicy({
+          baseUrl: host.baseUrl,
+          allowedHosts: host.allowed.hosts,
+          allowedOrigins: [...host.allowed.origins, ...host.webSocketOrigins],
+        }),
       })
     : undefined;
   if (!server.listening) {
@@ -124,7 +129,8 @@ async function handleWithFetch(
 
 function callerOf(incoming: IncomingMessage): CallerInfo {
   const address = incoming.socket.remoteAddress;
-  return address === undefined ? {} : { clientAddress: address };
+  if (address !== undefined) return { clientAddress: address };
+  return overUnixSocket(incoming) ? { unixSocket: true } : {};
 }
 
 function badTarget(outgoing: ServerResponse): void {

@@ -12,6 +12,8 @@ export interface HostRequest {
   /** The request URL, on the host's origin. */
   readonly url: URL;
   readonly headers: Headers;
+  /** The name the caller addressed (`Host`, with its port), null when it sent none. */
+  readonly authority: string | null;
   /**
    * The headers as a `Headers` the call may change (the envelope route adds what the envelope carries): the Node
    * adapter's own, else a copy of the web request's, whose headers are immutable.
@@ -32,6 +34,8 @@ export function fromWebRequest(request: Request): HostRequest {
     pathname: url.pathname,
     url,
     headers: request.headers,
+    // A web request's URL is the one the caller addressed, unless the server put the Host it was sent beside it.
+    authority: request.headers.get('host') ?? url.host,
     ownHeaders: () => new Headers(request.headers),
     signal: request.signal,
     text: (limit) => readBodyText(request, limit),

@@ -27,7 +27,10 @@ export interface InvocationSettings {
 }
 
 export interface CallerInfo {
+  /** The caller's network address: anonymous callers are rate limited and keep idempotency keys by it. */
   clientAddress?: string;
+  /** The request came over a unix socket, which no web page reaches: its `Host` and `Origin` are not checked. */
+  unixSocket?: boolean;
 }
 
 /** Envelope members that carry what HTTP callers send as headers (WebSocket and socket clients use them). */

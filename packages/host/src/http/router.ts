@@ -8,7 +8,9 @@ import type { A2aHandler } from '../a2a/server.js';
 import type { DocumentTable } from '../documents/build.js';
 import { serveDocument } from '../documents/static-document.js';
 import { problem } from '../errors.js';
+import type { McpHandler } from '../mcp/server.js';
 import { A2A_SEGMENT } from '../model/hosted-agent.js';
+import type { RequestOriginPolicy } from '../policies/request-origin.js';
 import { type Answer, answerOf } from './answer.js';
 import type { HostRequest } from './host-request.js';
 import {
@@ -21,17 +23,17 @@ import {
 import { problemAnswer } from './problem-response.js';
 import { type TaskRouteSettings, taskRoute } from './task-routes.js';
 
-export type WebHandler = (request: Request) => Promise<Response>;
-
 export interface RouterSettings extends InvocationSettings, TaskRouteSettings {
   /** The base URL's path, `''` at the origin root. */
   basePath: string;
   documents: () => Promise<DocumentTable>;
   /** The MCP endpoint for all agents, or for one (`/agents/{id}/mcp`); undefined when MCP is off. */
-  mcp?: (agentId: string | undefined) => WebHandler | undefined;
+  mcp?: (agentId: string | undefined) => McpHandler | undefined;
   /** An agent's A2A JSON-RPC endpoint (`/agents/{id}/a2a`); undefined when A2A is off. */
   a2a?: (agentId: string) => A2aHandler | undefined;
   webSocket: boolean;
+  /** Which `Host` names and page origins are answered (policies/request-origin.ts). */
+  requestOrigins: RequestOriginPolicy;
 }
 
 export type Router = (request: HostRequest, caller: CallerInfo) => Promise<Answer>;
@@ -40,6 +42,11 @@ export function createRouter(settings: RouterSettings): Router {
   // Kept once built, so that calls do not wait a turn for a promise long settled.
   let built: DocumentTable | undefined;
   return async (request, caller) => {
+    // No web page reaches a unix socket: neither a rebound name nor a cross-site page can arrive through one.
+    const checked = caller.unixSocket !== true;
+    const authority = checked ? request.authority : null;
+    const wrongHost = checked ? settings.requestOrigins.hostRefusal(authority) : undefined;
+    if (wrongHost !== undefined) return problemAnswer(wrongHost);
     const pathname = request.pathname;
     const path = withinBase(pathname, settings.basePath);
     if (path === undefined) return notFound(pathname);
@@ -47,10 +54,15 @@ export function createRouter(settings: RouterSettings): Router {
     built ??= await settings.documents();
     const documents = built;
     const document = documents.get(path);
-    if (document !== undefined) {
-      if (request.method === 'GET' || request.method === 'HEAD') return serveDocument(document, request);
-      return methodNotAllowed('GET, HEAD');
+    // The discovery documents are public: pages of any site may read them (they are served with CORS `*`).
+    if (document !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
+      return serveDocument(document, request);
     }
+    const origin = checked ? request.headers.get('origin') : null;
+    const wrongOrigin =
+      origin === null ? undefined : settings.requestOrigins.originRefusal(origin, authority);
+    if (wrongOrigin !== undefined) return problemAnswer(wrongOrigin);
+    if (document !== undefined) return methodNotAllowed('GET, HEAD');
 
     const segments = decodeSegments(path);
     if (segments === undefined) return notFound(pathname);
@@ -63,7 +75,7 @@ export function createRouter(settings: RouterSettings): Router {
     }
     if (count === 1 && first === 'mcp') {
       const handler = settings.mcp?.(undefined);
-      if (handler !== undefined) return answerOf(await handler(request.web()));
+      if (handler !== undefined) return answerOf(await handler(request.web(), caller));
     }
     if (count === 2 && first === 'tasks') return taskRoute(request, second!, settings);
     if (first === 'agents' && count >= 3) {
@@ -77,7 +89,7 @@ export function createRouter(settings: RouterSettings): Router {
         return operationRoute(request, agentId, fourth!, settings, caller);
       if (count === 3 && third === 'mcp' && settings.runtime.agent(agentId) !== undefined) {
         const handler = settings.mcp?.(agentId);
-        if (handler !== undefined) return answerOf(await handler(request.web()));
+        if (handler !== undefined) return answerOf(await handler(request.web(), caller));
       }
       if (count === 3 && third === A2A_SEGMENT && settings.runtime.agent(agentId) !== undefined) {
         const handler = settings.a2a?.(agentId);

@@ -8,11 +8,12 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import { overUnixSocket } from '../adapters/node-request.js';
 import { problem, problems } from '../errors.js';
 import { pollingTaskWaiter, type TaskPollingOptions } from '../mcp/task-polling.js';
+import { type RequestOriginPolicy, requestOriginPolicy } from '../policies/request-origin.js';
 import type { HostRuntime, Problem } from '../runtime/types.js';
 import { serveConnection } from './connection.js';
-import { type OriginPolicy, originAllowed } from './origins.js';
 import { pathMatcher } from './paths.js';
 
 export interface WebSocketOptions {
@@ -24,8 +25,8 @@ export interface WebSocketOptions {
   idleTimeoutMs?: number;
   /** How deferred operations are waited for: polling the host's own `GET /tasks/{id}` (mcp/task-polling.ts). */
   tasks?: TaskPollingOptions;
-  /** Which pages may connect (origins.ts); default: only the host's own. */
-  origins?: OriginPolicy;
+  /** Which `Host` names and pages may connect (policies/request-origin.ts); default: the base URL's. */
+  requestOrigins?: RequestOriginPolicy;
 }
 
 export interface WebSocketEndpoint {
@@ -49,6 +50,7 @@ export function attachWebSocket(
   });
   const waitForTask = pollingTaskWaiter(runtime, options.tasks);
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const requestOrigins = options.requestOrigins ?? requestOriginPolicy({ baseUrl: runtime.baseUrl });
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const match = matches(request.url ?? '/');
@@ -60,20 +62,16 @@ export function attachWebSocket(
       }
       return;
     }
-    const origin = request.headers.origin;
-    if (
-      !originAllowed(options.origins ?? { allowed: [], own: [runtime.baseUrl] }, origin, request.headers.host)
-    ) {
-      refuseUpgrade(
-        socket,
-        problem({
-          status: 403,
-          code: 'forbidden',
-          title: 'Forbidden',
-          detail: `Pages from ${origin} may not open WebSocket connections to this host (see webSocket.allowedOrigins).`,
-        }),
-      );
-      return;
+    // A page may open a WebSocket to any address without asking first: the handshake's Host and Origin decide.
+    if (!overUnixSocket(request)) {
+      const host = request.headers.host ?? null;
+      const refusal =
+        requestOrigins.hostRefusal(host) ??
+        requestOrigins.originRefusal(request.headers.origin ?? null, host);
+      if (refusal !== undefined) {
+        refuseUpgrade(socket, refusal);
+        return;
+      }
     }
     const { agentId } = match;
     const ids = runtime.agents().map((hosted) => hosted.agent.id);
