@@ -7,7 +7,8 @@
  *   the contract's header, else `Idempotency-Key` (a quoted sf-string form is unquoted). An operation whose
  *   contract says `supported: false` takes no keys. Operations with no contract honour `Idempotency-Key`.
  * - `begin(scope, key, fingerprint)` looks the key up within `scope`. The host makes the scope name the agent, the
- *   operation and the calling client (`idempotencyScope`), so one client can never replay another's response.
+ *   operation and the calling client (`idempotencyScope`: the authenticated client, else the caller's network
+ *   address), so one client can never replay another's response.
  *   - unknown or expired key → `new`: run the operation, then `commit` the response (or `abandon` it when the
  *     failure is not the request's fault, e.g. a 5xx or an aborted call, so a retry runs again);
  *   - same key, same fingerprint, committed → `replay` the stored response, with `Idempotent-Replayed: true`;
@@ -126,9 +127,9 @@ export function requestFingerprint(operation: string, input: unknown): string {
   return digest(canonicalJson({ operation, input: input === undefined ? null : input }));
 }
 
-/** The scope a key lives in: one agent's operation, for one client (`undefined`: anonymous callers share one). */
-export function idempotencyScope(agentId: string, operation: string, clientId: string | undefined): string {
-  return JSON.stringify([agentId, operation, clientId ?? null]);
+/** The scope a key lives in: one agent's operation, for one caller (its key, caller-key.ts). */
+export function idempotencyScope(agentId: string, operation: string, caller: string): string {
+  return JSON.stringify([agentId, operation, caller]);
 }
 
 function replayOf(response: StoredResponse): StoredResponse {

@@ -8,6 +8,7 @@ import type { AgentDefinition, DefinedOperation, HandlerContext } from '../defin
 import { problem, problems } from '../errors.js';
 import type { HostLogger } from '../logger.js';
 import type { Authenticator, Principal } from '../policies/auth.js';
+import { callerKey } from '../policies/caller-key.js';
 import { confirmationProblem } from '../policies/confirmation.js';
 import {
   type IdempotencyStore,
@@ -103,7 +104,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
 
     // Most operations have no limit: they skip the bucket lookup and its (empty) headers.
     if (options.rateLimiter?.limits(spec.rateLimit) === true) {
-      const client = principal?.clientId ?? request.clientAddress ?? 'anonymous';
+      const client = callerKey(principal?.clientId, request.clientAddress);
       const decision = options.rateLimiter.take(client, `${request.agentId}/${spec.name}`, spec.rateLimit);
       decision.headers.forEach((value, name) => {
         headers.append(name, value);
@@ -130,7 +131,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     if (key !== undefined && options.idempotency !== undefined) {
       const store = options.idempotency;
       const begun = store.begin(
-        idempotencyScope(request.agentId, spec.name, principal?.clientId),
+        idempotencyScope(request.agentId, spec.name, callerKey(principal?.clientId, request.clientAddress)),
         key,
         requestFingerprint(spec.name, raw),
         store.windowFor(spec),

@@ -38,7 +38,10 @@ export interface CallRequest {
   /** The caller reads partial results (SSE, NDJSON, WebSocket `stream: true`). */
   stream: boolean;
   signal?: AbortSignal;
-  /** The caller's network address, when the transport knows it: anonymous callers are rate limited by it. */
+  /**
+   * The caller's network address, when the transport knows it: anonymous callers are rate limited and keep their
+   * idempotency keys by it.
+   */
   clientAddress?: string;
 }
 

@@ -113,7 +113,7 @@ describe('idempotency store', () => {
     const { store } = clocked();
     expectNew(store.begin(scope, 'k1', fingerprint)).commit(response('{}'));
     expectNew(store.begin(idempotencyScope('flights', 'book', 'client-b'), 'k1', fingerprint));
-    expectNew(store.begin(idempotencyScope('flights', 'book', undefined), 'k1', fingerprint));
+    expectNew(store.begin(idempotencyScope('flights', 'book', 'anonymous'), 'k1', fingerprint));
     expectNew(store.begin(idempotencyScope('hotels', 'book', 'client-a'), 'k1', fingerprint));
   });
 
