@@ -148,6 +148,7 @@ describe('confirmation', () => {
       assert.ok(error instanceof ConfirmationRequiredError, String(error));
       assert.ok(error.reasons.includes(reason), error.reasons.join());
       assert.match(error.message, /confirm: true/);
+      assert.match(error.message, /agentry invoke: --yes/, 'the CLI flag as the CLI spells it');
       assert.equal(server.hits('POST', `/api/${operation}`).length, 0);
     });
   }

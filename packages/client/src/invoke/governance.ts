@@ -108,7 +108,7 @@ export function assertConfirmed(
   const undo =
     spec?.reversible === false || spec?.sensitivity === 'irreversible' ? ' It cannot be undone.' : '';
   throw new ConfirmationRequiredError(
-    `Operation "${ctx.operation}"${who} needs confirmation before it runs (${reasons.join('; ')}).${undo} Ask the person on whose behalf you act, then call again with confirm: true (CLI: --confirm).`,
+    `Operation "${ctx.operation}"${who} needs confirmation before it runs (${reasons.join('; ')}).${undo} Ask the person on whose behalf you act, then call again with confirm: true (agentry invoke: --yes).`,
     contextDetails(ctx),
     reasons,
   );

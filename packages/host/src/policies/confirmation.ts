@@ -51,7 +51,7 @@ export function confirmationProblem(op: Operation, headers: Headers): Problem | 
     irreversible ? 'It cannot be undone.' : '',
     given === null ? '' : `The ${CONFIRMATION_HEADER} value ${JSON.stringify(given)} does not confirm.`,
     `Ask the person you act for; once they agree, repeat the request with the header "${CONFIRMATION_HEADER}: true"`,
-    '(@agentry/client: confirm: true; agentry CLI: --confirm).',
+    '(@agentry/client: confirm: true; agentry invoke: --yes).',
   ]
     .filter((part) => part !== '')
     .join(' ');

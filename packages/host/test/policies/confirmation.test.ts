@@ -56,6 +56,9 @@ describe('confirmationProblem', () => {
       assert.equal(problem['confirmationHeader'], 'X-Agent-Confirmation');
       assert.match(problem.detail ?? '', /"X-Agent-Confirmation: true"/);
       assert.match(problem.detail ?? '', new RegExp(`"${op.name}"`));
+      // The CLI's flag is --yes; a CLI user told to pass a flag that does not exist is stuck.
+      assert.match(problem.detail ?? '', /agentry invoke: --yes/);
+      assert.doesNotMatch(problem.detail ?? '', /--confirm/);
       assert.equal(confirmationProblem(op, confirmed), undefined);
     });
   }
