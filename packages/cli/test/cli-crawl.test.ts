@@ -88,15 +88,57 @@ describe('agentry crawl', () => {
     }
   });
 
-  test('crawling again by hand reads nothing still fresh, and says the agents are unchanged', async () => {
+  test('an origin named again is crawled now, fresh or not, and its agents are unchanged', async () => {
     requests = [];
     const run = await agentryAsync(['crawl', origin, '--db', db(), ...dev]);
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(requests, [], 'every document is within its max-age');
-    assert.match(run.stdout, /1 origin into .* \(0 requests\): 1 ok, 0 failed/);
+    assert.ok(requests.includes('GET /.well-known/woa.json'), 'asked for again, though within its max-age');
+    assert.match(run.stdout, /1 origin into .* \(\d+ requests\): 1 ok, 0 failed/);
     assert.match(run.stdout, /agents: 0 added, 0 updated, 2 unchanged, 0 marked inactive, 0 tombstoned/);
     assert.match(run.stdout, new RegExp(`ok +${origin.replaceAll('.', '\\.')} +2 agents, unchanged`));
     assert.doesNotMatch(run.stderr, /admin token/, 'the token is printed for a new database only');
+  });
+
+  test('an origin of --from with nothing due is skipped, said to be, and not called ok; --force crawls it', async () => {
+    const list = join(dir, 'fresh.txt');
+    writeFileSync(list, `${origin}\n`);
+    requests = [];
+    const run = await agentryAsync(['crawl', '--from', list, '--db', db(), ...dev]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(requests, [], 'every document is within its max-age');
+    assert.match(run.stdout, /0 ok, 1 skipped \(not due\), 0 failed/);
+    assert.match(
+      run.stdout,
+      new RegExp(`skipped +${origin.replaceAll('.', '\\.')} +not due until \\d{4}-\\d\\d-\\d\\dT`),
+    );
+    assert.doesNotMatch(run.stdout, /^ +ok /m);
+    const forced = await agentryAsync(['crawl', '--from', list, '--force', '--db', db(), '--json', ...dev]);
+    assert.equal(forced.status, 0, forced.stderr);
+    assert.ok(requests.includes('GET /.well-known/woa.json'));
+    assert.deepEqual((JSON.parse(forced.stdout) as { origins: unknown }).origins, [
+      { origin, outcome: 'unchanged', agents: 2 },
+    ]);
+  });
+
+  test('a crawl refused for plain HTTP does not poison the origin: the same crawl with the flags crawls it', async () => {
+    const strict = join(dir, 'poison.db');
+    const refused = await agentryAsync([
+      'crawl',
+      origin,
+      '--db',
+      strict,
+      '--embeddings',
+      'none',
+      '--no-liveness',
+    ]);
+    assert.equal(refused.status, 1);
+    requests = [];
+    const run = await agentryAsync(['crawl', origin, '--db', strict, '--json', ...dev]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.ok(requests.includes('GET /.well-known/woa.json'));
+    const summary = JSON.parse(run.stdout) as { origins: unknown; agents: { added: number } };
+    assert.deepEqual(summary.origins, [{ origin, outcome: 'changed', agents: 2 }]);
+    assert.equal(summary.agents.added, 2);
   });
 
   test('an origin that cannot be crawled is reported with its reason, and the exit status is 1', async () => {
@@ -106,10 +148,11 @@ describe('agentry crawl', () => {
     assert.equal(run.status, 1, run.stderr);
     const summary = JSON.parse(run.stdout) as {
       ok: number;
+      skipped: number;
       failed: number;
       origins: Array<Record<string, unknown>>;
     };
-    assert.equal(summary.ok, 1);
+    assert.equal(summary.skipped, 1, 'the origin crawled before is not due');
     assert.equal(summary.failed, 1);
     const failed = summary.origins.find((result) => result['origin'] === closedOrigin);
     assert.equal(failed?.['outcome'], 'unreachable');

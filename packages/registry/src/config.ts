@@ -30,7 +30,9 @@ export interface EmbeddingProviderSettings {
 /**
  * `AGENTRY_DB` (file), `AGENTRY_EMBEDDINGS` (`use-lite`, `openai`, `none`), `AGENTRY_EMBEDDING_THREADS` (USE-lite's
  * worker threads), `AGENTRY_OPENAI_BASE_URL`, `AGENTRY_OPENAI_MODEL`, `AGENTRY_OPENAI_API_KEY`, `AGENTRY_PUBLIC_URL`,
- * `AGENTRY_MAX_BODY_BYTES`, `AGENTRY_QUOTA` (a number, or `none`), `AGENTRY_TRUST_PROXY` (`1`), `PORT`, `HOST`.
+ * `AGENTRY_MAX_BODY_BYTES`, `AGENTRY_QUOTA` (a number, or `none`), `AGENTRY_MAX_AGENTS_PER_ORIGIN` and
+ * `AGENTRY_MAX_DOCUMENTS_PER_ORIGIN` (the crawler's per-origin limits: a number, or `none`), `AGENTRY_TRUST_PROXY`
+ * (`1`), `PORT`, `HOST`.
  * `AGENTRY_ADMIN_TOKEN` is read by `createRegistry` itself (`adminTokenFromEnv`).
  */
 export function settingsFromEnv(env: Record<string, string | undefined> = process.env): EnvSettings {
@@ -79,6 +81,16 @@ export function settingsFromEnv(env: Record<string, string | undefined> = proces
   const quota = value('AGENTRY_QUOTA');
   if (quota !== undefined)
     options.quotaPerPublisher = quota === 'none' ? null : positiveInteger('AGENTRY_QUOTA', quota);
+  const maxAgents = value('AGENTRY_MAX_AGENTS_PER_ORIGIN');
+  const maxDocuments = value('AGENTRY_MAX_DOCUMENTS_PER_ORIGIN');
+  if (maxAgents !== undefined || maxDocuments !== undefined) {
+    // Limits only: whether the crawler runs in the background is the command line's to say.
+    options.crawl = { enabled: false };
+    if (maxAgents !== undefined)
+      options.crawl.maxAgentsPerOrigin = limitOrNone('AGENTRY_MAX_AGENTS_PER_ORIGIN', maxAgents);
+    if (maxDocuments !== undefined)
+      options.crawl.maxDocumentsPerOrigin = limitOrNone('AGENTRY_MAX_DOCUMENTS_PER_ORIGIN', maxDocuments);
+  }
   if (value('AGENTRY_TRUST_PROXY') === '1') options.trustProxy = true;
   const settings: EnvSettings = { options };
   if (Object.keys(providers).length > 0) settings.providers = providers;
@@ -111,6 +123,15 @@ export function embeddingOptionsFor(
     return providers.openai;
   }
   return kind === 'use-lite' ? providers['use-lite'] : undefined;
+}
+
+/** A positive integer, or `none` (no limit) as null. */
+export function limitOrNone(name: string, text: string): number | null {
+  if (text.trim().toLowerCase() === 'none') return null;
+  const number = Number(text);
+  if (!Number.isInteger(number) || number < 1)
+    throw new Error(`${name} must be a positive integer or none; got "${text}".`);
+  return number;
 }
 
 function positiveInteger(name: string, text: string): number {

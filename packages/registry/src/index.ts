@@ -14,6 +14,7 @@ export {
   type EmbeddingProviderSettings,
   type EnvSettings,
   embeddingOptionsFor,
+  limitOrNone,
   settingsFromEnv,
 } from './config.js';
 export * from './crawl/index.js';

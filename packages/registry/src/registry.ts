@@ -113,6 +113,13 @@ export interface RegistryCrawlOptions {
   maxIntervalMs?: number;
   /** Probe crawled agents' bindings after each crawl (default true). */
   liveness?: boolean;
+  /**
+   * Agents kept per crawled origin (default 1,000, as `quotaPerPublisher`; `null` for no limit): past it, the rest
+   * of an origin's agents are dropped and reported in the crawl's outcome.
+   */
+  maxAgentsPerOrigin?: number | null;
+  /** Linked documents followed per crawled origin (default 64; `null` for no limit); the rest are skipped. */
+  maxDocumentsPerOrigin?: number | null;
   /** What the crawler fetches with (default: HTTPS to public addresses only). The caller closes one it passes. */
   fetcher?: SecureFetcher;
 }
@@ -346,6 +353,10 @@ function startCrawler(
     ...(options?.minIntervalMs === undefined ? {} : { minIntervalMs: options.minIntervalMs }),
     ...(options?.maxIntervalMs === undefined ? {} : { maxIntervalMs: options.maxIntervalMs }),
     ...(options?.liveness === false ? { liveness: false as const } : {}),
+    ...(options?.maxAgentsPerOrigin === undefined ? {} : { maxAgentsPerOrigin: options.maxAgentsPerOrigin }),
+    ...(options?.maxDocumentsPerOrigin === undefined
+      ? {}
+      : { maxDocumentsPerOrigin: options.maxDocumentsPerOrigin }),
   });
   if (options?.enabled === true) {
     crawler.start({

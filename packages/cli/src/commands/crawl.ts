@@ -16,19 +16,25 @@ import { EXIT, UsageError } from '../io/errors.js';
 import { readInput } from '../io/input.js';
 import { addNetworkOptions, fetchPolicy, type NetworkOptions } from '../io/network.js';
 import { progressLine } from '../io/progress.js';
-import { environmentSettings, registryOptionsFrom } from '../io/registry-options.js';
+import {
+  addCrawlLimitOptions,
+  type CrawlLimitFlags,
+  environmentSettings,
+  registryOptionsFrom,
+} from '../io/registry-options.js';
 import { plural } from '../io/report.js';
 
-interface CrawlCommandOptions extends NetworkOptions {
+interface CrawlCommandOptions extends NetworkOptions, CrawlLimitFlags {
   from?: string;
   db?: string;
   concurrency?: string;
   embeddings?: string;
   liveness: boolean;
+  force?: boolean;
   json?: boolean;
 }
 
-/** Origins listed one by one in the human summary; past this many, only the failed ones are. */
+/** Origins listed one by one in the human summary; past this many, only the failed ones and those cut short are. */
 const LISTED_ORIGINS = 50;
 
 interface OriginResult {
@@ -36,6 +42,10 @@ interface OriginResult {
   outcome: CrawlProgress['outcome'] | 'skipped';
   agents: number;
   error?: string;
+  /** For `not-due`: when it is due. */
+  nextDueAt?: string;
+  /** What the per-origin limits left out. */
+  dropped?: { agents: number; documents: number };
 }
 
 export function registerCrawl(program: Command): void {
@@ -53,14 +63,18 @@ export function registerCrawl(program: Command): void {
       'how crawled agents are indexed for semantic search: use-lite (default, as agentry serve), openai or none',
     )
     .option('--no-liveness', 'do not probe whether the crawled agents answer')
+    .option(
+      '--force',
+      'ask for every document of the --from origins again too (origins named on the command line always are)',
+    )
     .option('--json', 'print the summary as JSON');
-  addNetworkOptions(command)
+  addNetworkOptions(addCrawlLimitOptions(command))
     .addHelpText(
       'after',
-      '\nExit status: 0 every origin was crawled, 1 some could not be (unreachable, refused, failed), 2 usage error.\n\nExamples:\n  agentry crawl https://agents.example.com api.example.org\n  agentry crawl --from origins.txt --db registry.db --concurrency 64 --embeddings none\n  agentry crawl http://localhost:8080 --allow-http --allow-private-network',
+      '\nOrigins named on the command line are crawled now, each of their documents asked for again (conditional\nrequests). Those of --from are crawled as they fall due: one with nothing due is reported "skipped: not due\nuntil …" (--force crawls them all now).\n\nExit status: 0 every origin was crawled or not due, 1 some could not be (unreachable, refused, failed), 2 usage error.\n\nExamples:\n  agentry crawl https://agents.example.com api.example.org\n  agentry crawl --from origins.txt --db registry.db --concurrency 64 --embeddings none\n  agentry crawl http://localhost:8080 --allow-http --allow-private-network',
     )
     .action(async (args: string[], options: CrawlCommandOptions) => {
-      const origins = await originsOf(args, options.from);
+      const { origins, named } = await originsOf(args, options.from);
       const concurrency = Number(options.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) {
         throw new UsageError(`--concurrency must be an integer from 1 to 1024, not "${options.concurrency}"`);
@@ -79,8 +93,11 @@ export function registerCrawl(program: Command): void {
           await registry.crawler.add(origins, { addedBy: 'cli' });
           const results = new Map<string, OriginResult>();
           const progress = progressReporter(origins.length);
+          // Origins named on the command line are crawled now, every document asked for again; a --from list (a cron
+          // job's) is crawled as due, its origins with nothing due reported as skipped.
           const summary = await registry.crawler.runOnce({
             origins,
+            refresh: options.force === true ? true : named,
             signal,
             onProgress: (event) => {
               results.set(event.origin, {
@@ -88,6 +105,8 @@ export function registerCrawl(program: Command): void {
                 outcome: event.outcome,
                 agents: event.agents,
                 ...(event.error === undefined ? {} : { error: event.error }),
+                ...(event.nextDueAt === undefined ? {} : { nextDueAt: event.nextDueAt }),
+                ...(event.dropped === undefined ? {} : { dropped: event.dropped }),
               });
               progress.update(event);
             },
@@ -104,14 +123,16 @@ export function registerCrawl(program: Command): void {
                   : 'Another crawler was crawling it.',
               },
           );
-          const failed = report.filter((result) => !isOk(result));
+          const failed = report.filter((result) => !isOk(result) && result.outcome !== 'not-due');
           if (options.json) {
             const body: Record<string, unknown> = {
               database: registryOptions.databasePath,
-              ok: report.length - failed.length,
+              ok: report.filter(isOk).length,
+              skipped: summary.notDue,
               failed: failed.length,
               aborted: summary.aborted,
               agents: agentCounts(summary),
+              dropped: summary.dropped,
               requests: summary.documents,
               seconds: Math.round(summary.elapsedMs) / 1000,
               origins: report,
@@ -127,8 +148,11 @@ export function registerCrawl(program: Command): void {
     });
 }
 
-/** The origins named on the command line and in `--from`, normalised, each once. */
-async function originsOf(args: readonly string[], from: string | undefined): Promise<string[]> {
+/** The origins named on the command line and in `--from`, normalised, each once; `named`: those of the command line. */
+async function originsOf(
+  args: readonly string[],
+  from: string | undefined,
+): Promise<{ origins: string[]; named: string[] }> {
   const inputs = [...args];
   if (from !== undefined) {
     const { text } = await readInput(from);
@@ -139,14 +163,18 @@ async function originsOf(args: readonly string[], from: string | undefined): Pro
   }
   if (inputs.length === 0) throw new UsageError('name origins to crawl, or a file of them with --from');
   const origins = new Set<string>();
-  for (const input of inputs) {
+  const named = new Set<string>();
+  inputs.forEach((input, index) => {
+    let origin: string;
     try {
-      origins.add(normalizeOrigin(input));
+      origin = normalizeOrigin(input);
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-  }
-  return [...origins];
+    origins.add(origin);
+    if (index < args.length) named.add(origin);
+  });
+  return { origins: [...origins], named: [...named] };
 }
 
 function registryOptionsOf(options: CrawlCommandOptions): RegistryOptions {
@@ -195,6 +223,16 @@ function progressReporter(total: number): { update(event: CrawlProgress): void; 
   };
 }
 
+/** What the per-origin limits left out of one origin, and the flag that sets them. */
+function droppedNote(dropped: { agents: number; documents: number }): string {
+  const notes: string[] = [];
+  if (dropped.agents > 0)
+    notes.push(`${plural(dropped.agents, 'more agent')} dropped (--max-agents-per-origin)`);
+  if (dropped.documents > 0)
+    notes.push(`${plural(dropped.documents, 'linked document')} not followed (--max-documents-per-origin)`);
+  return notes.length === 0 ? '' : `; ${notes.join('; ')}`;
+}
+
 function printSummary(
   report: readonly OriginResult[],
   failed: readonly OriginResult[],
@@ -203,20 +241,32 @@ function printSummary(
 ): void {
   const out = (text: string) => process.stdout.write(`${text}\n`);
   const seconds = (summary.elapsedMs / 1000).toFixed(1);
+  const ok = report.filter(isOk).length;
+  const skipped = summary.notDue > 0 ? `, ${summary.notDue} skipped (not due)` : '';
   out(
-    `agentry: crawled ${plural(report.length, 'origin')} into ${database} in ${seconds} s (${plural(summary.documents, 'request')}): ${report.length - failed.length} ok, ${failed.length} failed${summary.aborted ? ' (interrupted)' : ''}`,
+    `agentry: crawled ${plural(report.length, 'origin')} into ${database} in ${seconds} s (${plural(summary.documents, 'request')}): ${ok} ok${skipped}, ${failed.length} failed${summary.aborted ? ' (interrupted)' : ''}`,
   );
   const agents = agentCounts(summary);
   out(
-    `  agents: ${agents.added} added, ${agents.updated} updated, ${agents.unchanged} unchanged, ${agents.inactive} marked inactive, ${agents.tombstoned} tombstoned`,
+    `  agents: ${agents.added} added, ${agents.updated} updated, ${agents.unchanged} unchanged, ${agents.inactive} marked inactive, ${agents.tombstoned} tombstoned${summary.dropped.agents > 0 ? `, ${summary.dropped.agents} dropped (over the per-origin limit)` : ''}`,
   );
-  const listed = report.length <= LISTED_ORIGINS ? report : failed;
+  const listed =
+    report.length <= LISTED_ORIGINS
+      ? report
+      : report.filter((result) => failed.includes(result) || result.dropped !== undefined);
   for (const result of listed) {
-    const detail = isOk(result)
-      ? `${plural(result.agents, 'agent')}${result.outcome === 'unchanged' ? ', unchanged' : ''}${result.agents === 0 ? ' (no agent description found)' : ''}`
-      : `${result.outcome}: ${result.error ?? 'failed'}`;
-    out(`  ${(isOk(result) ? 'ok' : 'failed').padEnd(6)} ${result.origin}  ${detail}`);
+    let label = 'ok';
+    let detail = `${plural(result.agents, 'agent')}${result.outcome === 'unchanged' ? ', unchanged' : ''}${result.agents === 0 ? ' (no agent description found)' : ''}`;
+    if (result.dropped !== undefined) detail += droppedNote(result.dropped);
+    if (result.outcome === 'not-due') {
+      label = 'skipped';
+      detail = `not due until ${result.nextDueAt ?? 'later'} (name it on the command line, or --force, to crawl it now)`;
+    } else if (!isOk(result)) {
+      label = 'failed';
+      detail = `${result.outcome}: ${result.error ?? 'failed'}`;
+    }
+    out(`  ${label.padEnd(7)} ${result.origin}  ${detail}`);
   }
   if (listed.length < report.length)
-    out(`  (${report.length - listed.length} origins crawled fine are not listed)`);
+    out(`  (${report.length - listed.length} origins crawled or skipped as due are not listed)`);
 }

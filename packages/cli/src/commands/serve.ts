@@ -16,10 +16,15 @@ import { startDemoAgents } from '../io/demo.js';
 import { EXIT, UsageError } from '../io/errors.js';
 import { fetchPolicy } from '../io/network.js';
 import { registryUrl } from '../io/registry-client.js';
-import { environmentSettings, registryOptionsFrom } from '../io/registry-options.js';
+import {
+  CRAWL_LIMIT_OPTIONS,
+  type CrawlLimitFlags,
+  environmentSettings,
+  registryOptionsFrom,
+} from '../io/registry-options.js';
 import { parsePort, untilInterrupted } from '../io/server.js';
 
-interface ServeCommandOptions {
+interface ServeCommandOptions extends CrawlLimitFlags {
   port?: string;
   hostname?: string;
   db?: string;
@@ -56,6 +61,8 @@ export function registerServe(program: Command): void {
     )
     .option('--demo', 'also host the example agents on loopback and register them (what npm start does)')
     .option('--crawl', 'keep crawling the registered hosts in the background (see agentry crawl)')
+    .option(...CRAWL_LIMIT_OPTIONS.agents)
+    .option(...CRAWL_LIMIT_OPTIONS.documents)
     .option(
       '--import <registry-url...>',
       'mirror these registries (the official MCP Registry, or Agentry registries): imported at start, then every --import-interval (see agentry import)',
@@ -86,7 +93,7 @@ export function registerServe(program: Command): void {
         });
       }
       if (options.crawl) {
-        registryOptions.crawl = { enabled: true };
+        registryOptions.crawl = { ...registryOptions.crawl, enabled: true };
         if (registryOptions.fetcher !== undefined) registryOptions.crawl.fetcher = registryOptions.fetcher;
       }
       if (options.import !== undefined && options.import.length > 0) {

@@ -20,7 +20,7 @@ export async function withCommandRegistry<T>(
 ): Promise<T> {
   const registry = await createRegistry({
     ...registryOptions,
-    crawl: { ...crawl, enabled: false, fetcher },
+    crawl: { ...registryOptions.crawl, ...crawl, enabled: false, fetcher },
     backgroundEmbedding: false,
   }).catch(async (error: unknown) => {
     await fetcher.close();

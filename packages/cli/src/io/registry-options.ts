@@ -7,9 +7,11 @@ import {
   type EmbeddingProviderKind,
   type EnvSettings,
   embeddingOptionsFor,
+  limitOrNone,
   type RegistryOptions,
   settingsFromEnv,
 } from '@agentry/registry';
+import type { Command } from 'commander';
 import { UsageError } from './errors.js';
 
 export function environmentSettings(): EnvSettings {
@@ -20,14 +22,49 @@ export function environmentSettings(): EnvSettings {
   }
 }
 
+/** The crawler's per-origin limits, as `agentry crawl` and `agentry serve` take them. */
+export interface CrawlLimitFlags {
+  maxAgentsPerOrigin?: string;
+  maxDocumentsPerOrigin?: string;
+}
+
+/** `--max-agents-per-origin` and `--max-documents-per-origin`: flags and description. */
+export const CRAWL_LIMIT_OPTIONS = {
+  agents: [
+    '--max-agents-per-origin <n>',
+    'agents kept per crawled origin, the rest dropped and reported (default: AGENTRY_MAX_AGENTS_PER_ORIGIN, else 1000; none for no limit)',
+  ],
+  documents: [
+    '--max-documents-per-origin <n>',
+    'linked documents followed per crawled origin (default: AGENTRY_MAX_DOCUMENTS_PER_ORIGIN, else 64; none for no limit)',
+  ],
+} as const;
+
+export function addCrawlLimitOptions(command: Command): Command {
+  return command.option(...CRAWL_LIMIT_OPTIONS.agents).option(...CRAWL_LIMIT_OPTIONS.documents);
+}
+
 export function registryOptionsFrom(
   env: EnvSettings,
-  flags: { db?: string; embeddings?: string },
+  flags: { db?: string; embeddings?: string } & CrawlLimitFlags,
 ): RegistryOptions {
   const options: RegistryOptions = {
     ...env.options,
     databasePath: flags.db ?? env.options.databasePath ?? 'agentry.db',
   };
+  for (const [flag, key, text] of [
+    ['--max-agents-per-origin', 'maxAgentsPerOrigin', flags.maxAgentsPerOrigin],
+    ['--max-documents-per-origin', 'maxDocumentsPerOrigin', flags.maxDocumentsPerOrigin],
+  ] as const) {
+    if (text === undefined) continue;
+    let limit: number | null;
+    try {
+      limit = limitOrNone(flag, text);
+    } catch (error) {
+      throw new UsageError((error as Error).message.replace(/\.$/, ''));
+    }
+    options.crawl = { enabled: false, ...options.crawl, [key]: limit };
+  }
   if (flags.embeddings === undefined) return options;
   if (!(EMBEDDING_PROVIDER_KINDS as readonly string[]).includes(flags.embeddings)) {
     throw new UsageError(

@@ -35,7 +35,14 @@ export interface CrawlOriginOptions {
    * changed and its documents are read again.
    */
   loadBodies?: () => Promise<ReadonlyMap<string, string>>;
+  /** Agents kept per origin (default 1,000; `null` for no limit): past it, the rest are dropped and counted. */
+  maxAgents?: number | null;
+  /** Linked documents followed per origin (default 64; `null` for no limit): past it, the rest are skipped. */
+  maxDocuments?: number | null;
 }
+
+/** Agents one origin may hold, as one publisher may (the registry's `quotaPerPublisher`). */
+export const DEFAULT_MAX_AGENTS_PER_ORIGIN = 1000;
 
 export async function crawlOrigin(originInput: string, options: CrawlOriginOptions): Promise<OriginCrawl> {
   const origin = normalizeOrigin(originInput);
@@ -73,20 +80,36 @@ export async function crawlOrigin(originInput: string, options: CrawlOriginOptio
   }
 
   await session.loadStoredBodies();
-  const reader = new OriginReader(session);
+  const maxDocuments =
+    options.maxDocuments === undefined
+      ? MAX_LINKED_DOCUMENTS
+      : (options.maxDocuments ?? Number.POSITIVE_INFINITY);
+  const reader = new OriginReader(session, maxDocuments);
   DISCOVERY_PATHS.forEach(({ index }, i) => {
     reader.add(top[i]!, index ?? 'document');
   });
   await reader.followLinks();
   if (reader.descriptions.length === 0) await reader.synthesize();
   const merged = mergeDescriptions(origin, reader.descriptions);
+  const maxAgents =
+    options.maxAgents === undefined
+      ? DEFAULT_MAX_AGENTS_PER_ORIGIN
+      : (options.maxAgents ?? Number.POSITIVE_INFINITY);
+  // The first agents in the merge's order are kept: the same ones at every crawl of the same documents.
+  const agents = merged.agents.slice(0, maxAgents);
+  const kept = new Set(agents.map((agent) => agent.id));
   for (const record of reader.records) {
     const ids = merged.agentIdsByDocument.get(record.url);
-    if (ids !== undefined) record.agentIds = [...ids].sort();
+    if (ids !== undefined) record.agentIds = [...ids].filter((id) => kept.has(id)).sort();
   }
+  const dropped = {
+    agents: merged.agents.length - agents.length,
+    documents: reader.overLimit,
+  };
   return finish(reader.records, {
-    agents: merged.agents,
+    agents,
     discovered: [...reader.discovered].sort(),
+    ...(dropped.agents > 0 || dropped.documents > 0 ? { dropped } : {}),
   });
 }
 
@@ -145,8 +168,13 @@ class OriginReader {
   readonly #seen = new Set<string>();
   #queue: Array<{ url: string; role: DocumentRole; from: string; depth: number }> = [];
   #linked = 0;
+  /** Linked documents skipped for being over `maxDocuments`. */
+  overLimit = 0;
 
-  constructor(private readonly session: CrawlSession) {}
+  constructor(
+    private readonly session: CrawlSession,
+    private readonly maxDocuments: number,
+  ) {}
 
   add(fetched: FetchedDocument, role: DocumentRole, from?: string, depth = 0): void {
     // Reading the JSON first brings a stored copy's body into the record, which this crawl then stores again.
@@ -242,8 +270,9 @@ class OriginReader {
       skip('On another origin: not followed (crawl that origin to index it).');
       return;
     }
-    if (this.#linked >= MAX_LINKED_DOCUMENTS) {
-      skip(`More than ${MAX_LINKED_DOCUMENTS} linked documents on one origin.`);
+    if (this.#linked >= this.maxDocuments) {
+      this.overLimit++;
+      skip(`More than ${this.maxDocuments} linked documents on one origin.`);
       return;
     }
     this.#linked++;

@@ -25,7 +25,14 @@ import {
   revalidationsAfter,
 } from './queue.js';
 import type { CrawlAgentRow, CrawlDocumentRow, CrawlHostRow, CrawlTables } from './tables.js';
-import type { CrawledAgent, CrawlSink, DocumentRecord, LivenessResult, OriginCrawl } from './types.js';
+import type {
+  CrawledAgent,
+  CrawlSink,
+  DocumentRecord,
+  LivenessResult,
+  OriginCrawl,
+  PreviousDocument,
+} from './types.js';
 
 export interface CrawlerOptions {
   /** A database the crawl migrations (`crawlMigrations`) have run on. */
@@ -57,6 +64,13 @@ export interface CrawlerOptions {
   maxResponseBytes?: number;
   /** Liveness probes after a crawl, at most once per `intervalMs` per agent (default 6 h); `false` turns them off. */
   liveness?: false | { intervalMs?: number; timeoutMs?: number };
+  /**
+   * Agents kept per origin and crawl (default 1,000, as one publisher may hold; `null` for no limit): one index
+   * cannot flood the registry. Past it, the rest are dropped and reported (`CrawlProgress.dropped`).
+   */
+  maxAgentsPerOrigin?: number | null;
+  /** Linked documents followed per origin and crawl (default 64; `null` for no limit); the rest are skipped. */
+  maxDocumentsPerOrigin?: number | null;
   /** Queue the origins other origins link to (default false). */
   followDiscovered?: boolean;
   /** Longest sleep of the background loop between checks for due hosts (default 30 s). */
@@ -64,7 +78,11 @@ export interface CrawlerOptions {
   now?: () => number;
 }
 
-export type CrawlOutcome = 'changed' | 'unchanged' | 'unreachable' | 'error';
+/**
+ * `not-due`: a crawl by hand (`RunOptions.origins` without `refresh`) found every document of the origin still
+ * fresh and sent nothing; the origin is left as it was, due at `nextDueAt`.
+ */
+export type CrawlOutcome = 'changed' | 'unchanged' | 'unreachable' | 'error' | 'not-due';
 
 export interface CrawlProgress {
   origin: string;
@@ -79,6 +97,10 @@ export interface CrawlProgress {
   documents: number;
   /** The origin's active agents after this crawl. */
   agents: number;
+  /** For `not-due`: when its first document is due (ISO 8601). */
+  nextDueAt?: string;
+  /** What the per-origin limits left out of this crawl (absent when nothing). */
+  dropped?: { agents: number; documents: number };
   elapsedMs: number;
 }
 
@@ -86,6 +108,8 @@ export interface CrawlSummary {
   origins: number;
   changed: number;
   unchanged: number;
+  /** Origins asked for by hand with nothing due (`not-due`): nothing was sent, nothing recorded. */
+  notDue: number;
   failed: number;
   documents: number;
   /** Agents handed to the sink: `added` (new, or back after a tombstone) plus `updated` (changed, or back). */
@@ -96,6 +120,8 @@ export interface CrawlSummary {
   unchangedAgents: number;
   markedInactive: number;
   tombstoned: number;
+  /** Agents and linked documents left out by the per-origin limits (`maxAgentsPerOrigin`, `maxDocumentsPerOrigin`). */
+  dropped: { agents: number; documents: number };
   elapsedMs: number;
   /** The run was stopped before every due host was crawled. */
   aborted: boolean;
@@ -106,10 +132,17 @@ export interface RunOptions {
   signal?: AbortSignal;
   /**
    * Crawl these queued origins now, due or not (a crawl asked for by hand), instead of every host that is due.
-   * Their documents still fresh are not fetched again. Origins not queued, or claimed by another crawler, are
-   * left out.
+   * Their documents still fresh are not fetched again unless `refresh`; an origin with no document due is then
+   * reported `not-due` and left as it was. Origins not queued, or claimed by another crawler, are left out.
    */
   origins?: readonly string[];
+  /**
+   * With `origins`: ask for every document of every one of them (`true`) or of these (a list) again (conditional
+   * requests), fresh or not, failed ones included. What
+   * naming an origin by hand means: a document that failed for a reason since removed (plain HTTP, before it was
+   * allowed) is not reused until its backoff ends.
+   */
+  refresh?: boolean | readonly string[];
 }
 
 export interface HostStatus {
@@ -243,11 +276,18 @@ class QueueCrawler implements Crawler {
     const started = performance.now();
     const dueBy = this.#iso();
     const chosen = run.origins === undefined ? undefined : [...new Set(run.origins.map(normalizeOrigin))];
+    const refreshed = Array.isArray(run.refresh) ? new Set(run.refresh.map(normalizeOrigin)) : undefined;
+    /** Whether the origin is crawled by hand, and whether every one of its documents is asked for again. */
+    const refreshes = (origin: string): CrawlMode => {
+      if (chosen === undefined) return 'due';
+      return run.refresh === true || refreshed?.has(origin) === true ? 'refresh' : 'by-hand';
+    };
     const total = chosen?.length ?? (await this.#queue.countDue(dueBy));
     const summary: CrawlSummary = {
       origins: 0,
       changed: 0,
       unchanged: 0,
+      notDue: 0,
       failed: 0,
       documents: 0,
       upserted: 0,
@@ -256,6 +296,7 @@ class QueueCrawler implements Crawler {
       unchangedAgents: 0,
       markedInactive: 0,
       tombstoned: 0,
+      dropped: { agents: 0, documents: 0 },
       elapsedMs: 0,
       aborted: false,
     };
@@ -320,7 +361,7 @@ class QueueCrawler implements Crawler {
     const worker = async (): Promise<void> => {
       for (let claimed = await next(); claimed !== undefined; claimed = await next()) {
         const { origin } = claimed;
-        const outcome = await this.#crawlOne(claimed, run.signal, summary, writer);
+        const outcome = await this.#crawlOne(claimed, run.signal, refreshes(origin), summary, writer);
         if (outcome === undefined) {
           interrupted.push(origin);
           break;
@@ -328,6 +369,7 @@ class QueueCrawler implements Crawler {
         summary.origins++;
         if (outcome.outcome === 'changed') summary.changed++;
         else if (outcome.outcome === 'unchanged') summary.unchanged++;
+        else if (outcome.outcome === 'not-due') summary.notDue++;
         else summary.failed++;
         run.onProgress?.({
           origin,
@@ -338,6 +380,8 @@ class QueueCrawler implements Crawler {
           total,
           documents: summary.documents,
           agents: outcome.agents,
+          ...(outcome.nextDueAt === undefined ? {} : { nextDueAt: outcome.nextDueAt }),
+          ...(outcome.dropped === undefined ? {} : { dropped: outcome.dropped }),
           elapsedMs: performance.now() - started,
         });
       }
@@ -425,26 +469,43 @@ class QueueCrawler implements Crawler {
   async #crawlOne(
     claimed: ClaimedCrawl,
     signal: AbortSignal | undefined,
+    mode: CrawlMode,
     summary: CrawlSummary,
     writer: CompletionWriter,
-  ): Promise<{ outcome: CrawlOutcome; error?: string; agents: number } | undefined> {
+  ): Promise<CrawlOneOutcome | undefined> {
     const { origin, failures } = claimed;
     const { previous, agents: known } = claimed.snapshot;
     try {
       const crawl = await crawlOrigin(origin, {
         fetcher: this.options.fetcher,
         previous,
-        onlyDue: true,
+        onlyDue: mode !== 'refresh',
         perOrigin: this.#settings.perOrigin,
         now: this.#now,
         loadBodies: () => this.#queue.bodies(origin),
+        ...(this.options.maxAgentsPerOrigin === undefined
+          ? {}
+          : { maxAgents: this.options.maxAgentsPerOrigin }),
+        ...(this.options.maxDocumentsPerOrigin === undefined
+          ? {}
+          : { maxDocuments: this.options.maxDocumentsPerOrigin }),
         ...(signal === undefined ? {} : { signal }),
         ...(this.options.timeoutMs === undefined ? {} : { timeoutMs: this.options.timeoutMs }),
         ...(this.options.maxResponseBytes === undefined
           ? {}
           : { maxResponseBytes: this.options.maxResponseBytes }),
       });
-      summary.documents += crawl.documents.filter((record) => record.fetched).length;
+      const sent = crawl.documents.filter((record) => record.fetched).length;
+      summary.documents += sent;
+      if (mode === 'by-hand' && sent === 0 && crawl.unchanged) {
+        // Nothing was due: nothing was crawled, so nothing is recorded (a crawl would say it saw the origin now).
+        await this.#queue.release(this.#settings.instanceId, [origin]);
+        return {
+          outcome: 'not-due',
+          agents: known.filter((agent) => agent.state === 'active').length,
+          nextDueAt: firstExpiry(previous) ?? this.#iso(),
+        };
+      }
       const plan = this.#plan(crawl, previous, known, failures, claimed.snapshot);
       if (plan.revived.length > 0)
         plan.upserts.push(...(await this.#queue.crawledAgents(origin, plan.revived)));
@@ -469,9 +530,19 @@ class QueueCrawler implements Crawler {
       }
       if (this.#settings.liveness !== false) await this.#probe(origin, signal);
       const agents = plan.agents.active;
+      if (crawl.dropped !== undefined) {
+        summary.dropped.agents += crawl.dropped.agents;
+        summary.dropped.documents += crawl.dropped.documents;
+      }
+      const dropped = crawl.dropped === undefined ? {} : { dropped: crawl.dropped };
       return plan.outcome === 'unreachable'
-        ? { outcome: plan.outcome, error: plan.completion.host.last_error ?? 'Unreachable.', agents }
-        : { outcome: plan.outcome, agents };
+        ? {
+            outcome: plan.outcome,
+            error: plan.completion.host.last_error ?? 'Unreachable.',
+            agents,
+            ...dropped,
+          }
+        : { outcome: plan.outcome, agents, ...dropped };
     } catch (error) {
       if (signal?.aborted) return undefined;
       const message = `${error instanceof Error ? error.message : String(error)}`;
@@ -701,6 +772,20 @@ class QueueCrawler implements Crawler {
   }
 }
 
+interface CrawlOneOutcome {
+  outcome: CrawlOutcome;
+  error?: string;
+  agents: number;
+  nextDueAt?: string;
+  dropped?: { agents: number; documents: number };
+}
+
+/**
+ * How a host is crawled: `due` (the queue's own schedule: its due documents), `by-hand` (named by hand: its due
+ * documents, or nothing when none is due), `refresh` (named by hand: every document asked for again).
+ */
+type CrawlMode = 'due' | 'by-hand' | 'refresh';
+
 interface ClaimedCrawl extends ClaimedHost {
   snapshot: HostSnapshot;
 }
@@ -749,6 +834,14 @@ export function agentHash(crawled: CrawledAgent): string {
 /** Read at the last crawl (ok or not modified): what a host's document count counts. */
 function isRead(status: string | undefined): boolean {
   return status === 'ok' || status === 'not-modified';
+}
+
+/** When the first of the stored documents (skipped ones aside) stops being fresh. */
+function firstExpiry(previous: ReadonlyMap<string, PreviousDocument>): string | undefined {
+  const expiries = [...previous.values()].flatMap((stored) =>
+    stored.status === 'skipped' || stored.expiresAt === undefined ? [] : [stored.expiresAt],
+  );
+  return expiries.sort()[0];
 }
 
 function firstReason(documents: readonly DocumentRecord[]): string {

@@ -137,4 +137,6 @@ export interface OriginCrawl {
   unreachable: boolean;
   /** Origins other documents linked to (not followed). */
   discovered: string[];
+  /** What the per-origin limits left out: agents past `maxAgents`, linked documents past `maxDocuments`. */
+  dropped?: { agents: number; documents: number };
 }

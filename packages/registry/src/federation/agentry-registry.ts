@@ -30,6 +30,9 @@ export interface AgentryRegistryImport {
 
 const ITEM_KEYS = ['agents', 'items', 'data', 'results'];
 
+/** core's AIDIP issue for an endpoint that is not https. */
+const INSECURE_ENDPOINT = 'aidip.endpoint.insecure';
+
 export async function importAgentryRegistry(options: AgentryRegistryImport): Promise<ImportSummary> {
   const origin = new URL(options.baseUrl).origin;
   const now = options.now ?? Date.now;
@@ -96,9 +99,21 @@ async function readAgent(
   }
   const read = readDocument(metadata, { format: 'aidip', sourceUrl, fetchedAt });
   const agent = read.agents[0];
-  if (agent === undefined || !read.valid) {
-    const error = read.issues.find((issue) => issue.severity === 'error');
-    return { message: error === undefined ? 'Not AIDIP metadata.' : `${error.pointer}: ${error.message}` };
+  // AIDIP requires https endpoints; an import told to allow plain HTTP (a registry on this machine, whose agents
+  // are served over http too) takes them as the crawler takes an http origin's agents.
+  const allowHttp = options.fetcher.policy.allowHttp === true;
+  const errors = read.issues.filter(
+    (issue) => issue.severity === 'error' && !(allowHttp && issue.code === INSECURE_ENDPOINT),
+  );
+  if (agent === undefined || errors.length > 0) {
+    const error = errors[0];
+    if (error === undefined) return { message: 'Not AIDIP metadata.' };
+    if (error.code === INSECURE_ENDPOINT) {
+      return {
+        message: `${error.pointer}: its endpoint is plain http, refused unless plain HTTP is allowed (--allow-http, for a registry on this machine).`,
+      };
+    }
+    return { message: `${error.pointer}: ${error.message}` };
   }
   // The source registry's id is the identity, whatever the metadata's own id says.
   agent.id = id;

@@ -5,7 +5,7 @@
  * import asks for everything again. The watermark moves only when an import completes, so an import that fails
  * half-way is taken up from the same point.
  */
-import type { SecureFetcher } from '@agentry/client';
+import { FetchError, FetchRefusedError, type SecureFetcher } from '@agentry/client';
 import type { Kysely, Migration } from 'kysely';
 import { importAgentryRegistry } from './agentry-registry.js';
 import { type FederationSink, type ImportSummary, importMcpRegistry } from './mcp-registry.js';
@@ -121,6 +121,8 @@ export async function detectRegistryKind(
   signal?: AbortSignal,
 ): Promise<FederationKind> {
   const answers: string[] = [];
+  /** Requests that got no answer at all (refused by the fetch policy, or unreachable), with why. */
+  const unanswered: FetchError[] = [];
   const ask = async (path: string): Promise<unknown> => {
     const url = pageUrl(baseUrl, path, { limit: 1 });
     try {
@@ -128,6 +130,7 @@ export async function detectRegistryKind(
     } catch (error) {
       if (signal?.aborted) throw error;
       answers.push(error instanceof Error ? error.message : String(error));
+      if (error instanceof FederationError && error.cause instanceof FetchError) unanswered.push(error.cause);
       return undefined;
     }
   };
@@ -135,6 +138,15 @@ export async function detectRegistryKind(
   if (isObject(servers) && Array.isArray(servers['servers'])) return 'mcp-registry';
   const agents = await ask('/agents');
   if (Array.isArray(agents) || (isObject(agents) && Array.isArray(agents['agents']))) return 'agentry';
+  if (unanswered.length === answers.length && unanswered[0] !== undefined) {
+    // Nothing answered: what it is cannot be the trouble, and naming its kind would not help.
+    const cause = unanswered[0];
+    const fix =
+      cause instanceof FetchRefusedError && cause.allowedBy !== undefined
+        ? ` ${cause.allowedBy} allows it, for local development.`
+        : '';
+    throw new FederationError(`Cannot read ${baseUrl}: ${cause.message}${fix}`, baseUrl, { cause });
+  }
   throw new FederationError(
     `${baseUrl} is neither an MCP Registry (GET /v0.1/servers) nor an Agentry registry (GET /agents)${answers.length > 0 ? `: ${answers.join('; ')}` : ''}. Name its kind to import it anyway.`,
     baseUrl,

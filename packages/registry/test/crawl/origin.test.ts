@@ -326,6 +326,34 @@ describe('crawlOrigin on hostile origins', () => {
     assert.ok(!summarizer.sources.some((source) => source.format === 'agents-json'));
   });
 
+  test('one origin keeps at most 1,000 agents and follows at most 64 links by default; the rest are counted as dropped', async () => {
+    const name = 'flood.test';
+    const origin = fleet.origin(name);
+    const woa = woaFor(origin);
+    const [first] = woa['agents'] as Array<Record<string, unknown>>;
+    woa['agents'] = Array.from({ length: 1200 }, (_, i) => ({ ...first, id: `a${i}`, name: `Agent ${i}` }));
+    fleet.route(name, '/.well-known/woa.json', { json: woa });
+    const links = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`s${i}`, `/agents/s${i}.json`]));
+    fleet.route(name, '/.well-known/agents.json', { json: { agents: links } });
+    const crawl = await crawlOrigin(origin, { fetcher: fleet.fetcher() });
+    // 1,270 agents: the WoA document's 1,200 and the 70 the agents.json map names.
+    assert.equal(crawl.agents.length, 1000);
+    assert.deepEqual(crawl.dropped, { agents: 270, documents: 6 });
+    const woaRecord = document(crawl, '/.well-known/woa.json');
+    assert.ok((woaRecord.agentIds?.length ?? 0) <= 1000, 'a document names only the agents kept');
+    const again = await crawlOrigin(origin, { fetcher: fleet.fetcher() });
+    assert.deepEqual(
+      again.agents.map((agent) => agent.id),
+      crawl.agents.map((agent) => agent.id),
+      'the same agents are kept at every crawl',
+    );
+    const limited = await crawlOrigin(origin, { fetcher: fleet.fetcher(), maxAgents: 10, maxDocuments: 5 });
+    assert.equal(limited.agents.length, 10);
+    assert.deepEqual(limited.dropped, { agents: 1260, documents: 65 });
+    const unlimited = await crawlOrigin(origin, { fetcher: fleet.fetcher(), maxAgents: null });
+    assert.equal(unlimited.agents.length, 1270);
+  });
+
   test("redirects to another origin are not read as this origin's documents", async () => {
     const name = 'moved.test';
     fleet.route(name, '/.well-known/woa.json', {

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { hostname } from 'node:os';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { createSecureFetcher } from '@agentry/client';
 import { type Crawler, type CrawlProgress, createCrawler } from '../../src/crawl/scheduler.js';
 import type { Revalidation } from '../../src/crawl/tables.js';
 import { openTestDatabase, type TestDatabase } from './support/db.js';
@@ -60,6 +61,18 @@ function serveSite(name: string, version = 1): string {
   fleet.route(name, '/.well-known/woa.json', cacheable(woa, `"woa-${version}"`));
   fleet.route(name, '/.well-known/agent-card.json', cacheable(emittedOne(origin, 'a2a'), '"card-1"'));
   return origin;
+}
+
+/** A WoA document with `count` agents, each a copy of the example's first under its own id. */
+function manyAgents(origin: string, count: number): Record<string, unknown> {
+  const woa = woaFor(origin);
+  const [first] = woa['agents'] as Array<Record<string, unknown>>;
+  woa['agents'] = Array.from({ length: count }, (_, i) => ({
+    ...first,
+    id: `agent-${String(i).padStart(4, '0')}`,
+    name: `Agent ${i}`,
+  }));
+  return woa;
 }
 
 function requestsSince(name: string, count: number): string[] {
@@ -494,6 +507,83 @@ describe('runs and batches', () => {
     assert.equal(summary.origins, 2);
     assert.equal((await instance.host(other!))?.crawls, 0, 'an origin not named waits for its turn');
     assert.equal(fleet.requests('hand-b.test').length - seen, 2, 'its two stale documents are revalidated');
+  });
+
+  test('a run by hand with nothing due sends nothing, records nothing, and says when the origin is due', async () => {
+    const origin = serveSite('not-due.test');
+    const instance = crawler();
+    await instance.add([origin]);
+    await instance.runOnce();
+    const seen = fleet.requests('not-due.test').length;
+    const progress: CrawlProgress[] = [];
+    const summary = await instance.runOnce({
+      origins: [origin],
+      onProgress: (event) => progress.push(event),
+    });
+    assert.deepEqual(requestsSince('not-due.test', seen), []);
+    assert.equal(summary.notDue, 1);
+    assert.equal(summary.unchanged, 0, 'never reported as crawled and unchanged');
+    assert.equal(progress[0]?.outcome, 'not-due');
+    assert.equal(progress[0]?.agents, 2);
+    assert.equal(Date.parse(progress[0]!.nextDueAt!) - clock, 300_000);
+    const host = await instance.host(origin);
+    assert.equal(host?.crawls, 1, 'a crawl that sent nothing is not recorded');
+    assert.equal(host?.state, 'idle', 'its claim is given back');
+    // `refresh` asks for every document again, fresh or not.
+    const refreshed = await instance.runOnce({ origins: [origin], refresh: [origin] });
+    assert.equal(refreshed.unchanged, 1);
+    assert.ok(requestsSince('not-due.test', seen).includes('GET /.well-known/woa.json'));
+  });
+
+  test('a crawl refused by the fetch policy does not poison the origin: named again with it allowed, it is crawled', async () => {
+    const origin = serveSite('refused.test');
+    const strict = createCrawler({
+      db: database.db,
+      fetcher: createSecureFetcher({ cache: false, lookup: fleet.lookup }),
+      sink: database.sink,
+      liveness: false,
+      now: () => clock,
+    });
+    await strict.add([origin]);
+    const first = await strict.runOnce({ origins: [origin], refresh: true });
+    assert.equal(first.failed, 1, 'plain HTTP is refused');
+    assert.deepEqual(fleet.requests('refused.test'), []);
+    const allowed = crawler();
+    const progress: CrawlProgress[] = [];
+    const second = await allowed.runOnce({
+      origins: [origin],
+      refresh: true,
+      onProgress: (event) => progress.push(event),
+    });
+    assert.equal(second.changed, 1);
+    assert.equal(progress[0]?.agents, 2);
+    assert.ok(fleet.requests('refused.test').includes('GET /.well-known/woa.json'));
+    assert.deepEqual(
+      database.sink.agents(origin).map((agent) => agent.agentId),
+      ['keywords', 'summarizer'],
+    );
+  });
+
+  test('an origin listing more agents than maxAgentsPerOrigin is cut to the limit, and the rest are reported dropped', async () => {
+    const name = 'spam.test';
+    const origin = fleet.origin(name);
+    fleet.route(name, '/.well-known/woa.json', { json: manyAgents(origin, 40) });
+    const instance = createCrawler({
+      db: database.db,
+      fetcher: fleet.fetcher(),
+      sink: database.sink,
+      liveness: false,
+      now: () => clock,
+      maxAgentsPerOrigin: 25,
+    });
+    await instance.add([origin]);
+    const progress: CrawlProgress[] = [];
+    const summary = await instance.runOnce({ onProgress: (event) => progress.push(event) });
+    assert.equal(database.sink.agents(origin).length, 25);
+    assert.equal(summary.added, 25);
+    assert.deepEqual(summary.dropped, { agents: 15, documents: 0 });
+    assert.deepEqual(progress[0]?.dropped, { agents: 15, documents: 0 });
+    assert.equal(progress[0]?.agents, 25);
   });
 
   test('the summary counts agents added, updated and unchanged', async () => {
