@@ -2,17 +2,27 @@
 import * as jsonc from 'jsonc-parser';
 import type { ValidationIssue } from '../issues.js';
 import type { JsonValue } from '../model/agent.js';
+import { depthIssue, MAX_JSON_DEPTH, offsetPastDepth, pathPastDepth } from './depth.js';
 
 export type JsonTextResult = { ok: true; value: JsonValue } | { ok: false; issue: ValidationIssue };
 
+/**
+ * JSON text as a value, or the issue that says why not: a syntax error (with line and column), or nesting deeper
+ * than MAX_JSON_DEPTH (with the path), which nothing downstream could walk without overflowing its stack.
+ */
 export function parseJsonText(text: string): JsonTextResult {
   // A UTF-8 byte order mark is legal at the start of a file but not in JSON.parse.
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let value: JsonValue;
   try {
-    return { ok: true, value: JSON.parse(source) as JsonValue };
+    // V8's JSON.parse is iterative: any depth parses; the depth is checked on the value.
+    value = JSON.parse(source) as JsonValue;
   } catch (error) {
     return { ok: false, issue: syntaxIssue(source, error) };
   }
+  const path = pathPastDepth(value);
+  if (path !== undefined) return { ok: false, issue: depthIssue(path) };
+  return { ok: true, value };
 }
 
 /**
@@ -23,6 +33,18 @@ function syntaxIssue(source: string, error: unknown): ValidationIssue {
   const reason = (error instanceof Error ? error.message : String(error))
     .split('\n')[0]!
     .replace(/ in JSON at position \d+.*$/, '');
+  // The tolerant parser recurses: text nested past the limit is reported as such, with where it goes too deep.
+  const deepAt = offsetPastDepth(source);
+  if (deepAt !== undefined) {
+    const { line, column } = lineAndColumn(source, deepAt);
+    return {
+      severity: 'error',
+      pointer: '',
+      code: 'json.depth',
+      message: `Not valid JSON, and nesting deeper than ${MAX_JSON_DEPTH} levels at line ${line}, column ${column}: objects and arrays may nest at most ${MAX_JSON_DEPTH} deep.`,
+      spec: 'RFC 8259',
+    };
+  }
   const errors: jsonc.ParseError[] = [];
   jsonc.parse(source, errors, {
     disallowComments: true,
