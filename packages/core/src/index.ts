@@ -13,4 +13,5 @@ export * from './model/agent.js';
 export * from './model/diff.js';
 export * from './model/identity.js';
 export * from './model/paths.js';
+export { decodeUriComponentSafe, encodeUriComponentSafe, wellFormedText } from './uri-component.js';
 export * from './vocabulary.js';

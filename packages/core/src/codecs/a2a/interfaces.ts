@@ -8,6 +8,7 @@ import type { IssueCollector } from '../../issues.js';
 import { type FieldOptions, ObjectReader } from '../../json/reader.js';
 import { compact, jsonEqual, setOwn } from '../../json/values.js';
 import type { A2aBinding, Agent, JsonObject } from '../../model/agent.js';
+import { encodeUriComponentSafe } from '../../uri-component.js';
 import { isAbsoluteUrl, trimTrailingSlash } from '../urls.js';
 import type { CardSections, CardShape } from './sections.js';
 
@@ -232,7 +233,7 @@ export function writeInterfaces(agent: Agent, baseUrl: string | undefined): Writ
       agent.url !== undefined && isAbsoluteUrl(agent.url, ['http', 'https'])
         ? agent.url
         : baseUrl !== undefined
-          ? `${trimTrailingSlash(baseUrl)}/agents/${encodeURIComponent(agent.id)}/a2a`
+          ? `${trimTrailingSlash(baseUrl)}/agents/${encodeUriComponentSafe(agent.id)}/a2a`
           : undefined;
     if (url === undefined) return { fields: {}, primaryUrl: undefined };
     bindings = [{ kind: 'a2a', url, protocolBinding: DEFAULT_TRANSPORT }];

@@ -6,13 +6,14 @@ import type { ValidationIssue } from '../../issues.js';
 import { joinPointer } from '../../json/pointer.js';
 import { setOwn } from '../../json/values.js';
 import type { Agent, JsonObject } from '../../model/agent.js';
+import { encodeUriComponentSafe } from '../../uri-component.js';
 import type { EmitOptions, Loss } from '../codec.js';
 import type { EmitOne } from '../define.js';
 import { isAbsoluteUrl, trimTrailingSlash } from '../urls.js';
 
 export function descriptorUrlFor(agent: Agent, baseUrl: string | undefined): string | undefined {
   if (baseUrl !== undefined)
-    return `${trimTrailingSlash(baseUrl)}/agents/${encodeURIComponent(agent.id)}/agent.json`;
+    return `${trimTrailingSlash(baseUrl)}/agents/${encodeUriComponentSafe(agent.id)}/agent.json`;
   return agent.url !== undefined && isAbsoluteUrl(agent.url, ['https']) ? agent.url : undefined;
 }
 

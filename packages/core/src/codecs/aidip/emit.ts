@@ -12,6 +12,7 @@ import type {
   Operation,
   OperationExample,
 } from '../../model/agent.js';
+import { encodeUriComponentSafe } from '../../uri-component.js';
 import type { EmitOptions, Loss } from '../codec.js';
 import type { EmitOne } from '../define.js';
 import { isAbsoluteUrl, trimTrailingSlash } from '../urls.js';
@@ -181,7 +182,7 @@ function chooseEndpoint(agent: Agent, options: EmitOptions, issues: IssueCollect
     );
     return undefined;
   }
-  return `${trimTrailingSlash(options.baseUrl)}/agents/${encodeURIComponent(agent.id)}/operations/${encodeURIComponent(only)}`;
+  return `${trimTrailingSlash(options.baseUrl)}/agents/${encodeUriComponentSafe(agent.id)}/operations/${encodeUriComponentSafe(only)}`;
 }
 
 /** The binding that changes least when read back: unrestricted, with nothing AIDIP cannot say. */

@@ -16,6 +16,7 @@ import type {
   JsonSchema,
   Operation,
 } from '../../model/agent.js';
+import { encodeUriComponentSafe } from '../../uri-component.js';
 import { trimTrailingSlash } from '../urls.js';
 import { declaresProtocol, endpointFor, httpBinding, protocolBinding } from './bindings.js';
 import { describeCycle, findCycles } from './dependencies.js';
@@ -124,7 +125,7 @@ function writeCall(
     url = http.url;
     method = http.method;
   } else if (delegated === undefined && writer.baseUrl !== undefined) {
-    url = `${trimTrailingSlash(writer.baseUrl)}/agents/${encodeURIComponent(writer.agent.id)}/operations/${encodeURIComponent(operation.name)}`;
+    url = `${trimTrailingSlash(writer.baseUrl)}/agents/${encodeUriComponentSafe(writer.agent.id)}/operations/${encodeUriComponentSafe(operation.name)}`;
   } else if (delegated === undefined) {
     writer.issues.error(
       joinPointer('/actions', index),

@@ -17,6 +17,7 @@ import type {
   JsonValue,
   Operation,
 } from '../../model/agent.js';
+import { encodeUriComponentSafe } from '../../uri-component.js';
 import type { Loss } from '../codec.js';
 import { resolveUrl, trimTrailingSlash } from '../urls.js';
 import { type ReadContext, SECTION, without } from './read-context.js';
@@ -207,7 +208,7 @@ export function writeActionForms(input: WriteFormsInput): JsonObject[] {
   }
   const unbound = unboundFormsOf(op).filter(isObject);
   if (forms.length === 0 && unbound.length === 0) {
-    const path = `agents/${encodeURIComponent(input.agentId)}/operations/${encodeURIComponent(op.name)}`;
+    const path = `agents/${encodeUriComponentSafe(input.agentId)}/operations/${encodeUriComponentSafe(op.name)}`;
     if (baseUrl === undefined) {
       issues.error(
         joinPointer(input.pointer, 'forms', 0, 'href'),

@@ -7,6 +7,7 @@ import type { IssueCollector } from '../../issues.js';
 import { joinPointer } from '../../json/pointer.js';
 import { isObject, setOwn } from '../../json/values.js';
 import type { Agent, JsonObject, JsonValue } from '../../model/agent.js';
+import { encodeUriComponentSafe } from '../../uri-component.js';
 import { TD_CONTEXTS } from '../../vocabulary.js';
 import type { ParseOptions } from '../codec.js';
 import { nativeProvenance } from '../provenance.js';
@@ -34,7 +35,7 @@ const SYNTHETIC_ID_PREFIX = 'urn:agentry:agent:';
 
 /** The TD `id` we write for an agent whose own id is not a URI. */
 export function syntheticThingId(agentId: string): string {
-  return SYNTHETIC_ID_PREFIX + encodeURIComponent(agentId);
+  return SYNTHETIC_ID_PREFIX + encodeUriComponentSafe(agentId);
 }
 
 /** True when `document`'s `@context` names a WoT TD context. */
