@@ -341,6 +341,24 @@ describe('HTTP endpoints (AWP, AIDIP, TD forms)', () => {
     assert.deepEqual(jsonOf(server.hits('POST', '/translate').at(-1)!), { text: 'hello' });
   });
 
+  test('AIDIP endpoint serving several operations: the operation is named beside the input (§5.1)', async () => {
+    const agent: Agent = {
+      id: 'glossary',
+      name: 'Glossary',
+      description: 'Two operations at one endpoint.',
+      operations: [{ name: 'define' }, { name: 'translate' }],
+      bindings: [{ kind: 'http', url: `${server.origin}/translate`, method: 'POST' }],
+    };
+    await invoke({ agent }, { text: 'hello' }, { operation: 'translate', fetcher });
+    assert.deepEqual(jsonOf(server.hits('POST', '/translate').at(-1)!), {
+      text: 'hello',
+      operation: 'translate',
+    });
+    // An input with its own `operation` member is sent as it is.
+    await invoke({ agent }, { text: 'x', operation: 'mine' }, { operation: 'translate', fetcher });
+    assert.deepEqual(jsonOf(server.hits('POST', '/translate').at(-1)!), { text: 'x', operation: 'mine' });
+  });
+
   test("TD form: the form's htv:methodName and contentType, with the raw input as the body", async () => {
     const agent = await loadAgent(`${server.origin}/td.json`);
     const result = await invoke({ agent }, 'quiet please', { operation: 'shout', fetcher });

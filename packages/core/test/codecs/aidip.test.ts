@@ -233,6 +233,25 @@ describe('AIDIP: valid variations', () => {
     assert.deepEqual(emitted.losses, []);
   });
 
+  test('a credential marked required: false is offered as a scheme, not required', () => {
+    const authentication = {
+      type: 'oauth2_bearer',
+      credentials: [
+        { for: 'registry', type: 'oauth2_bearer', in: 'header', name: 'Authorization' },
+        { for: 'agent', type: 'api_key', in: 'header', name: 'X-Agent-Api-Key', required: false },
+      ],
+    };
+    const result = aidipCodec.parse({ ...example, authentication });
+    assert.deepEqual(result.agents[0]!.auth, {
+      schemes: [
+        { id: 'registry', type: 'bearer' },
+        { id: 'agent', type: 'apiKey', in: 'header', name: 'X-Agent-Api-Key' },
+      ],
+      security: [{ registry: [] }],
+    });
+    assert.deepEqual(aidipCodec.emit(result.agents).document, { ...example, authentication });
+  });
+
   test('a credentials list that does not say where each credential goes is only kept', () => {
     const authentication = { type: 'api_key', credentials: [{ type: 'api_key', name: 'X-Key' }] };
     const result = aidipCodec.parse({ ...example, authentication });

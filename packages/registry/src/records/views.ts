@@ -7,7 +7,15 @@
  * the owner and the admin only). They are the registry's, not the publisher's: a registration that sends them
  * back is read without them (see `REGISTRY_MEMBERS`).
  */
-import { type Agent, type FormatName, getCodec, type JsonObject, type JsonValue } from '@agentry/core';
+import {
+  type Agent,
+  type FormatName,
+  getCodec,
+  isObject,
+  type JsonObject,
+  type JsonValue,
+} from '@agentry/core';
+import type { AgentSource } from './sources.js';
 import type { Caller, RegistryRecord } from './types.js';
 
 /** Top-level members the registry writes into metadata; dropped from AIDIP documents on registration. */
@@ -27,9 +35,17 @@ export interface ViewContext {
 }
 
 /** GET /agents/{id}: the full metadata. */
-export function metadataView(record: RegistryRecord, metadata: string, context: ViewContext): JsonObject {
+export function metadataView(
+  record: RegistryRecord,
+  metadata: string,
+  context: ViewContext,
+  sources?: readonly AgentSource[],
+): JsonObject {
   const out = parseMetadata(metadata);
-  if (typeof out['endpoint'] !== 'string') out['endpoint'] = gatewayEndpoint(record.id, context.baseUrl);
+  if (typeof out['endpoint'] !== 'string') {
+    out['endpoint'] = gatewayEndpoint(record.id, context.baseUrl);
+    out['authentication'] = gatewayAuthentication(out['authentication']);
+  }
   // The stored word (the publisher's, lower-cased), as listings and filters show it.
   out['status'] = record.status;
   addRegistryMembers(out, record);
@@ -43,6 +59,7 @@ export function metadataView(record: RegistryRecord, metadata: string, context: 
   if (record.access !== undefined && mayManage(record, context.caller)) {
     registry['access'] = { groups: [...record.access.groups] };
   }
+  if (sources !== undefined) registry['sources'] = sourcesJson(sources);
   out['registry'] = registry;
   return out;
 }
@@ -91,6 +108,63 @@ export function gatewayEndpoint(id: string, baseUrl: string): string {
   return `${baseUrl}/agents/${encodeURIComponent(id)}/invoke`;
 }
 
+/**
+ * The `authentication` of the gateway endpoint: what a caller of it sends, not what the agent behind it wants.
+ * The registry's token goes in `Authorization`; the agent's own credential in the header the gateway passes on,
+ * `X-Agent-Api-Key` for an API key, `X-Agent-Authorization` (its whole `Authorization` value) for anything else.
+ * When the agent's description says nothing of its auth, both are offered (`required: false`). `credentials` lists
+ * them with their headers (core's AIDIP codec reads it) for clients that read it; `instructions` says the same for
+ * people and clients that read only `type`; the agent's own authentication is kept as `agent_authentication`.
+ */
+export function gatewayAuthentication(agentAuthentication: JsonValue | undefined): JsonObject {
+  const agentType =
+    isObject(agentAuthentication) && typeof agentAuthentication['type'] === 'string'
+      ? agentAuthentication['type']
+      : undefined;
+  const credentials: JsonObject[] = [
+    {
+      for: 'registry',
+      type: 'oauth2_bearer',
+      in: 'header',
+      name: 'Authorization',
+      instructions:
+        'Bearer <token>, a token this registry issued; the registry never passes it on to the agent.',
+    },
+  ];
+  const apiKey: JsonObject = {
+    for: 'agent',
+    type: 'api_key',
+    in: 'header',
+    name: 'X-Agent-Api-Key',
+    instructions: "The agent's own API key; the registry sends it where the agent wants it.",
+  };
+  const authorization: JsonObject = {
+    for: 'agent-authorization',
+    type: agentType ?? 'oauth2_bearer',
+    in: 'header',
+    name: 'X-Agent-Authorization',
+    instructions:
+      "The agent's own Authorization value (e.g. Bearer <token>), sent to it as its Authorization.",
+  };
+  let instructions =
+    "This endpoint is the registry's gateway. Send Authorization: Bearer <a token of this registry>";
+  if (agentType === 'api_key') {
+    credentials.push(apiKey);
+    instructions += " and the agent's own API key as X-Agent-Api-Key: <key>.";
+  } else if (agentType === undefined) {
+    credentials.push({ ...apiKey, required: false }, { ...authorization, required: false });
+    instructions +=
+      '. If the agent wants a credential of its own, send its API key as X-Agent-Api-Key: <key>, or its Authorization value as X-Agent-Authorization.';
+  } else if (agentType !== 'none') {
+    credentials.push(authorization);
+    instructions += " and the agent's own credential as X-Agent-Authorization: <its Authorization value>.";
+  } else {
+    instructions += '; the agent itself takes no credential.';
+  }
+  const out: JsonObject = { type: 'oauth2_bearer', instructions, credentials };
+  if (agentAuthentication !== undefined) out['agent_authentication'] = agentAuthentication;
+  return out;
+}
 function addRegistryMembers(out: JsonObject, record: RegistryRecord): void {
   if (record.flags.length > 0) {
     out['flagged'] = true;
@@ -101,6 +175,26 @@ function addRegistryMembers(out: JsonObject, record: RegistryRecord): void {
     }));
   }
   if (record.quality.score !== undefined) out['quality_score'] = record.quality.score;
+}
+
+/**
+ * Where the entry's descriptions came from, primary first: one item per document, with how it arrived, who
+ * brought it, when, and whether the registry can vouch for it (docs/registry.md, "Identity").
+ */
+function sourcesJson(sources: readonly AgentSource[]): JsonObject[] {
+  return sources.flatMap((source) =>
+    source.documents.map((document) => {
+      const item: JsonObject = {
+        format: document.format,
+        arrived: source.arrival,
+        by: source.by,
+        at: document.at,
+        verified: source.verified,
+      };
+      if (document.url !== undefined) item['url'] = document.url;
+      return item;
+    }),
+  );
 }
 
 function qualityJson(record: RegistryRecord): JsonObject {

@@ -3,9 +3,9 @@
  * names schemes and the requirements that use them, so one scheme named after the AIDIP type is used both ways.
  *
  * An endpoint that takes more than one credential (a registry's gateway: the registry's token and the agent's own
- * key) lists them in `credentials` beside `type`, each `{for?, type, in, name, instructions?}` with the header (or
- * query parameter, or cookie) it goes in. They are read as one scheme each, all required together, so a client
- * sends each where it goes; the list itself is kept as it was written, so it is written back unchanged.
+ * key) lists them in `credentials` beside `type`, each `{for?, type, in, name, required?, instructions?}` with the
+ * header (or query parameter, or cookie) it goes in. They are read as one scheme each, all but those marked
+ * `required: false` required together, so a client sends each where it goes; the list itself is kept as it was written, so it is written back unchanged.
  */
 import type { ObjectReader } from '../../json/reader.js';
 import { isObject, setOwn } from '../../json/values.js';
@@ -75,7 +75,7 @@ export function readAuthentication(reader: ObjectReader): Authentication {
 }
 
 /**
- * The schemes an Agentry `credentials` list names, and the requirement that takes them all; undefined unless every
+ * The schemes an Agentry `credentials` list names, and the requirement of those required; undefined unless every
  * entry says where its credential goes (`in` header, query or cookie, and a `name`).
  */
 function credentialSchemes(
@@ -97,7 +97,8 @@ function credentialSchemes(
     const scheme: SecurityScheme = bearer ? { id, type: 'bearer' } : { id, type: 'apiKey', in: place, name };
     if (typeof instructions === 'string') scheme.description = instructions;
     schemes.push(scheme);
-    setOwn(requirement, id, []);
+    // A credential marked `required: false` is one the caller may send; it is offered, not required.
+    if (entry['required'] !== false) setOwn(requirement, id, []);
   }
   return { schemes, requirement };
 }
