@@ -1,7 +1,13 @@
 /** @agentry/host: define agents once in TypeScript and serve them in every format, with invocation. */
 export { type ExpressNext, type ExpressRequestLike, expressHandler } from './adapters/express.js';
 export { type HonoContextLike, honoHandler } from './adapters/hono.js';
-export { type NodeServer, nodeRequestListener, type ServeNodeOptions, serveNode } from './adapters/node.js';
+export {
+  type NodeServer,
+  nodeRequestListener,
+  type ServeNodeOptions,
+  serveNode,
+  type TlsFiles,
+} from './adapters/node.js';
 export { AgentDefinitionError, defineAgent } from './define/define-agent.js';
 export {
   DEFAULT_CONVERTERS,
@@ -33,6 +39,7 @@ export { hostedAgent, INVOKE_PATH } from './model/hosted-agent.js';
 export type { AuthConfig, Principal } from './policies/auth.js';
 export { CONFIRMATION_HEADER } from './policies/confirmation.js';
 export { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './policies/idempotency.js';
+export { hostEntry, originEntry } from './policies/request-origin.js';
 export { SESSION_HEADER, TASK_HEADER } from './runtime/runtime.js';
 export type {
   CallOutcome,

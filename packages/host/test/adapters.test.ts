@@ -3,12 +3,20 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { createSecureFetcher } from '@agentry/client';
 import { readDocument } from '@agentry/core';
 import express from 'express';
 import { Hono } from 'hono';
-import { createHost, expressHandler, type Host, honoHandler, nodeRequestListener } from '../src/index.js';
+import {
+  createHost,
+  expressHandler,
+  type Host,
+  honoHandler,
+  nodeRequestListener,
+  serveNode,
+} from '../src/index.js';
 import { clockAgent, textAgent } from './fixtures/agents.js';
-import { memoryLogger } from './support.js';
+import { memoryLogger, tlsMaterial } from './support.js';
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -108,5 +116,24 @@ describe('Express', () => {
     });
     assert.equal(unknownAgent.status, 404);
     assert.equal(unknownAgent.headers.get('content-type'), 'application/problem+json');
+  });
+});
+
+describe('serveNode', () => {
+  test('serves HTTPS with a certificate and key given as tls, and says so in its URL', async () => {
+    const { cert, key } = await tlsMaterial();
+    const host = createHost({ agents: [textAgent()], baseUrl: 'https://127.0.0.1', logger: memoryLogger() });
+    const served = await serveNode(host, { tls: { cert, key } });
+    const fetcher = createSecureFetcher({ ca: cert, allowPrivateNetwork: true, cache: false });
+    try {
+      assert.match(served.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+      const { response } = await fetcher.fetch(`${served.url}/.well-known/woa.json`);
+      assert.equal(response.status, 200);
+      assert.equal(readDocument(await response.json()).format, 'woa');
+    } finally {
+      await fetcher.close();
+      await served.close();
+      await host.close();
+    }
   });
 });

@@ -40,7 +40,8 @@ export interface RunningHost {
 
 let tls: Promise<{ key: string; cert: string }> | undefined;
 
-function tlsMaterial(): Promise<{ key: string; cert: string }> {
+/** A throwaway self-signed certificate for 127.0.0.1 and its key (PEM), made once per test process. */
+export function tlsMaterial(): Promise<{ key: string; cert: string }> {
   tls ??= generate([{ name: 'commonName', value: '127.0.0.1' }], {
     keyType: 'ec',
     algorithm: 'sha256',

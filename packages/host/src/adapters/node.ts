@@ -3,10 +3,11 @@
  * body read into bytes, bounded; the caller's abort signal made only when asked for) and its answers written
  * without a web `Response`; any other `Host` gets web-standard `Request`s through its `fetch`. Streamed answers are
  * written as they are produced, so SSE and NDJSON chunks leave as soon as a handler yields them. Listens on a TCP
- * port or a unix socket, or serves an `http.Server`/`https.Server` the caller made (for TLS, or to know the port
- * before the host is made).
+ * port or a unix socket, over HTTP or (with `tls`) HTTPS, or serves an `http.Server`/`https.Server` the caller made
+ * (to know the port before the host is made).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Host } from '../host.js';
@@ -26,6 +27,13 @@ export interface ServeNodeOptions {
   path?: string;
   /** Serve on this server (http or https) instead of a new one; it is listened on unless it already is. */
   server?: Server;
+  /** Serve HTTPS with this certificate (chain) and private key, PEM (on a new server; ignored with `server`). */
+  tls?: TlsFiles;
+}
+
+export interface TlsFiles {
+  cert: string | Buffer;
+  key: string | Buffer;
 }
 
 export interface NodeServer {
@@ -36,7 +44,7 @@ export interface NodeServer {
 }
 
 export async function serveNode(host: Host, options: ServeNodeOptions = {}): Promise<NodeServer> {
-  const server = options.server ?? createServer();
+  const server = options.server ?? newServer(options.tls);
   server.on('request', nodeRequestListener(host));
   const webSocket: WebSocketEndpoint | undefined = host.webSocket
     ? attachWebSocket(server, host.runtime, {
@@ -70,6 +78,13 @@ export async function serveNode(host: Host, options: ServeNodeOptions = {}): Pro
       });
     },
   };
+}
+
+/** A plain HTTP server, or an HTTPS one with `tls`; Node's https.Server serves requests as an http.Server does. */
+function newServer(tls: TlsFiles | undefined): Server {
+  return tls === undefined
+    ? createServer()
+    : (createHttpsServer({ cert: tls.cert, key: tls.key }) as unknown as Server);
 }
 
 /** A `request` listener serving `host`, for servers set up by other means. */
