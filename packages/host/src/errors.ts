@@ -20,9 +20,19 @@ export interface ProblemInit {
   [extension: string]: unknown;
 }
 
+/**
+ * Failures listed in one problem at most: the first ones, and `errors_truncated` counting the rest, so that a small
+ * hostile input cannot make a large answer.
+ */
+export const MAX_LISTED_FAILURES = 100;
+
 /** A problem with `type` and `title` filled in from the code and status when not given. */
 export function problem(init: ProblemInit): Problem {
   const { status, code, title, type, ...rest } = init;
+  if (rest.errors !== undefined && rest.errors.length > MAX_LISTED_FAILURES) {
+    rest['errors_truncated'] = rest.errors.length - MAX_LISTED_FAILURES;
+    rest.errors = rest.errors.slice(0, MAX_LISTED_FAILURES);
+  }
   const out: Problem = {
     type: type ?? (code === undefined ? 'about:blank' : PROBLEM_TYPE_BASE + kebab(code)),
     title: title ?? STATUS_CODES[status] ?? 'Error',

@@ -5,6 +5,12 @@
 import type { ValidationIssue } from '@agentry/core';
 
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+
+/**
+ * Failures listed in one answer at most: the first ones, and `errors_truncated` counting the rest, so that a small
+ * hostile request cannot make a large answer (one issue per item of a huge list).
+ */
+export const MAX_LISTED_FAILURES = 100;
 const PROBLEM_BASE = 'https://w3id.org/agentry/problems/';
 
 /** AIDIP-style error codes (§5.2 names InvalidInput, Unauthorized, NotFound; the rest follow their pattern). */
@@ -52,7 +58,11 @@ export function problem(init: ProblemInit): Response {
     code: init.code,
   };
   if (init.pointer !== undefined) body['pointer'] = init.pointer;
-  if (init.errors !== undefined && init.errors.length > 0) body['errors'] = init.errors;
+  if (init.errors !== undefined && init.errors.length > 0) {
+    body['errors'] = init.errors.slice(0, MAX_LISTED_FAILURES);
+    if (init.errors.length > MAX_LISTED_FAILURES)
+      body['errors_truncated'] = init.errors.length - MAX_LISTED_FAILURES;
+  }
   for (const [key, value] of Object.entries(init.extensions ?? {})) if (!(key in body)) body[key] = value;
   body['error'] = { code: init.code, message: init.detail };
   return new Response(JSON.stringify(body), {

@@ -7,6 +7,7 @@ import { MAX_STATUS_LENGTH, type RecordStatus, statusWord } from '../records/sta
 import type { SearchMode } from '../search/types.js';
 import type { AgentFilters } from '../store/filters.js';
 import { type Cursor, decodeCursor } from './cursor.js';
+import { filterListDetail } from './list-limits.js';
 import { invalidInput, problem } from './problems.js';
 
 export const DEFAULT_PAGE = 20;
@@ -61,6 +62,10 @@ export function readListQuery(url: URL): Checked<ListQuery> {
     tags: many('tags'),
     languages: many('language'),
   };
+  for (const name of ['capabilities', 'tags', 'language', 'status']) {
+    const tooMany = filterListDetail(name, many(name));
+    if (tooMany !== undefined) return fail(tooMany, name);
+  }
   const statuses = statusWords(many('status'));
   if (!statuses.ok) return fail(statuses.detail, 'status');
   filters.status = statuses.words;
@@ -183,6 +188,8 @@ function readFilters(filters: JsonObject): Checked<AgentFilters> {
       return fail(`Filter "${key}" must be a string or an array of strings.`, `/filters/${key}`, true);
     }
     const strings = (values as string[]).map((item) => item.trim()).filter((item) => item !== '');
+    const tooMany = filterListDetail(key, strings);
+    if (tooMany !== undefined) return fail(tooMany, `/filters/${key}`, true);
     if (key === 'capabilities') out.capabilities = [...(out.capabilities ?? []), ...strings];
     else if (key === 'tags') out.tags = [...(out.tags ?? []), ...strings];
     else if (key === 'status') {

@@ -5,6 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { JsonObject, JsonValue } from '@agentry/core';
+import { MAX_LISTED_FAILURES } from '../api/problems.js';
 
 /** Where Agentry's problem types live (the same base as `@agentry/host`); the last segment names the problem. */
 export const PROBLEM_TYPE_BASE = 'https://w3id.org/agentry/problems/';
@@ -47,7 +48,12 @@ export function problemDetails(init: ProblemInit): ProblemDetails {
   };
   if (init.pointer !== undefined) out['pointer'] = init.pointer;
   if (init.errors !== undefined && init.errors.length > 0) {
-    out['errors'] = init.errors.map((failure) => ({ pointer: failure.pointer, detail: failure.detail }));
+    // The first failures only, and how many more: a small hostile request must not make a large answer.
+    out['errors'] = init.errors
+      .slice(0, MAX_LISTED_FAILURES)
+      .map((failure) => ({ pointer: failure.pointer, detail: failure.detail }));
+    if (init.errors.length > MAX_LISTED_FAILURES)
+      out['errors_truncated'] = init.errors.length - MAX_LISTED_FAILURES;
   }
   for (const [key, value] of Object.entries(init.extra ?? {})) if (value !== undefined) out[key] = value;
   return out;

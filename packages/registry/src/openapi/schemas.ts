@@ -45,6 +45,9 @@ export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
       pointer: { type: 'string', description: 'JSON pointer of the offending input.' },
       errors: {
         type: 'array',
+        description:
+          'Each failure with its pointer: the first 100 at most (`errors_truncated` counts the rest).',
+        maxItems: 100,
         items: {
           type: 'object',
           required: ['pointer', 'detail'],
@@ -55,6 +58,11 @@ export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
             severity: { type: 'string', enum: ['error', 'warning'] },
           },
         },
+      },
+      errors_truncated: {
+        type: 'integer',
+        minimum: 1,
+        description: 'How many failures `errors` leaves out (present only when it leaves some out).',
       },
       error: {
         type: 'object',

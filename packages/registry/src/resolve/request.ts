@@ -75,7 +75,10 @@ export function readResolveRequest(
       status: 400,
       code: 'InvalidInput',
       title: 'Invalid resolve request',
-      detail: `The resolve request is not valid: ${errors.map((e) => `${e.pointer || '(body)'}: ${e.detail}`).join('; ')}.`,
+      detail: `The resolve request is not valid: ${errors
+        .slice(0, 3)
+        .map((e) => `${e.pointer || '(body)'}: ${e.detail}`)
+        .join('; ')}${errors.length > 3 ? ` (and ${errors.length - 3} more: see "errors")` : ''}.`,
       pointer: errors[0]!.pointer,
       errors,
     });

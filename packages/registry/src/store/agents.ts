@@ -529,17 +529,30 @@ async function writeValues(db: Kysely<RegistryTables>, record: RegistryRecord): 
     const rows = [...values[table]]
       .filter((value) => value !== '')
       .map((value) => ({ agent_id: record.id, value }));
-    if (rows.length > 0) await db.insertInto(table).values(rows).execute();
+    // In statements of a bounded size: an agent (a crawled one, unchecked by the API's list limits) may list
+    // more values than one statement may bind.
+    for (let start = 0; start < rows.length; start += VALUE_ROWS_PER_STATEMENT) {
+      await db
+        .insertInto(table)
+        .values(rows.slice(start, start + VALUE_ROWS_PER_STATEMENT))
+        .execute();
+    }
   }
   await db.deleteFrom('agent_access').where('agent_id', '=', record.id).execute();
-  const groups = [...new Set(record.access?.groups ?? [])];
-  if (groups.length > 0) {
+  const groups = [...new Set(record.access?.groups ?? [])].map((group_name) => ({
+    agent_id: record.id,
+    group_name,
+  }));
+  for (let start = 0; start < groups.length; start += VALUE_ROWS_PER_STATEMENT) {
     await db
       .insertInto('agent_access')
-      .values(groups.map((group_name) => ({ agent_id: record.id, group_name })))
+      .values(groups.slice(start, start + VALUE_ROWS_PER_STATEMENT))
       .execute();
   }
 }
+
+/** Rows of two values per INSERT: 1,000 bound values, far inside what SQLite (32,766) accepts. */
+const VALUE_ROWS_PER_STATEMENT = 500;
 
 async function writeHistory(
   db: Kysely<RegistryTables>,

@@ -16,6 +16,7 @@ import { AnswerCache, type CachedAnswer, callerKey } from '../answer-cache.js';
 import { readJsonBody } from '../body.js';
 import type { ApiEnv, RegistryServices } from '../context.js';
 import { forbidden, requirePublisher, requireToken } from '../guards.js';
+import { agentListProblem } from '../list-limits.js';
 import { failuresOf, invalidInput, notFound, problem } from '../problems.js';
 import { searchOf } from '../request-url.js';
 import { cacheableAnswer, conditionalResponse, jsonResponse } from '../respond.js';
@@ -46,6 +47,8 @@ export function agentRoutes(app: Hono<ApiEnv>, services: RegistryServices): void
       sourceUrl: `${c.get('baseUrl')}/agents`,
     });
     if (!read.ok) return registrationProblem(read.refusal);
+    const tooLong = agentListProblem(read.value.agents);
+    if (tooLong !== undefined) return tooLong;
 
     const owner = caller.publisher ?? actorOf(caller);
     const drafts = read.value.agents.map((agent) => ({
@@ -138,6 +141,8 @@ export function agentRoutes(app: Hono<ApiEnv>, services: RegistryServices): void
       sourceUrl: `${c.get('baseUrl')}/agents`,
     });
     if (!read.ok) return registrationProblem(read.refusal);
+    const tooLong = agentListProblem(read.value.agents);
+    if (tooLong !== undefined) return tooLong;
     const [agent] = read.value.agents;
     if (agent === undefined) throw new Error('A registration read no agent.');
     const { owner: _owner, ...draft } = draftOf(agent, read.value, '');
