@@ -16,7 +16,8 @@ export type SafetyRuleName =
   | 'exfiltration'
   | 'tool-coercion'
   | 'hidden-text'
-  | 'encoded-instructions';
+  | 'encoded-instructions'
+  | 'active-content';
 
 export interface TextRule {
   rule: SafetyRuleName;
@@ -226,6 +227,35 @@ export const TEXT_RULES: readonly TextRule[] = [
       `\\b(?:do not|don't|never|without) (?:ask|asking|seek|seeking|request|requesting|wait|waiting)(?: ${PEOPLE})? for (?:${PEOPLE}'?s? )?(?:confirmation|permission|approval|consent)\\b(?! (?:from|of) the (?:server|api|service))`,
     ),
     description: "tells the model to act without the person's confirmation",
+  },
+
+  // Active content: HTML that runs code wherever a description is rendered as markup (a directory page, a chat
+  // client's markdown). A description never needs it. Bounded gaps keep every pattern linear in the text.
+  {
+    rule: 'active-content',
+    id: 'script-element',
+    // An element: opened and closed, or loading a source. Prose about "<script> tags" is neither.
+    pattern: /<script\b[^<>]{0,200}>[\s\S]{0,4000}?<\/script|<script\s[^<>]{0,200}?\bsrc ?=/,
+    description: 'contains an HTML <script> element',
+  },
+  {
+    rule: 'active-content',
+    id: 'embedding-element',
+    pattern: /<(?:iframe|frame|frameset|object|embed|applet)\b/,
+    description: 'contains an HTML element that embeds other content (<iframe>, <object>, <embed>)',
+  },
+  {
+    rule: 'active-content',
+    id: 'script-url',
+    // `javascript:alert(1)`, not "written in JavaScript: it …" (a URL has no space after the colon).
+    pattern: /\b(?:java|vb|live)script:(?=[^\s])|\bdata:text\/html\b/,
+    description: 'contains a javascript: (or data:text/html) URL',
+  },
+  {
+    rule: 'active-content',
+    id: 'event-handler-attribute',
+    pattern: /<[a-z][a-z0-9-]*\b[^<>]{0,200}?[\s/"']on[a-z]{3,20} ?=/,
+    description: 'contains an HTML event-handler attribute (onerror=, onload=, onclick=…)',
   },
 ];
 

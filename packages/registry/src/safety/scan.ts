@@ -41,7 +41,9 @@ export function scanText(text: string, pointer: string): SafetyFlag[] {
 
   const normalized = normalizeText(raw);
   const found = firstTextMatches(normalized);
-  for (const { rule, excerpt } of found) add(rule.rule, excerpt);
+  // Active content is markup, not wording: its flag says which kind, before the excerpt.
+  for (const { rule, excerpt } of found)
+    add(rule.rule, rule.rule === 'active-content' ? `${rule.description}: ${excerpt}` : excerpt);
 
   for (const run of raw.matchAll(BASE64_RUN)) {
     const decoded = decodeBase64Text(run[0]);
@@ -89,24 +91,31 @@ export function decodeBase64Text(run: string): string | undefined {
   return text;
 }
 
-/** Every string in the agent with its JSON pointer, skipping the registry's own provenance record. */
+/**
+ * Every string in the agent with its JSON pointer, in document order, skipping the registry's own provenance
+ * record. Iterative: an agent's extensions nest as deep as its publisher made them, and depth must not overflow.
+ */
 export function* agentTexts(agent: Agent): Generator<{ pointer: string; text: string }> {
-  yield* walk(agent as unknown, '', true);
-}
-
-function* walk(value: unknown, pointer: string, top: boolean): Generator<{ pointer: string; text: string }> {
-  if (typeof value === 'string') {
-    if (value.length > 0) yield { pointer, text: value };
-    return;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) yield* walk(value[i], joinPointer(pointer, i), false);
-    return;
-  }
-  if (typeof value === 'object' && value !== null) {
-    for (const [key, member] of Object.entries(value)) {
-      if (top && SKIPPED_MEMBERS.has(key)) continue;
-      yield* walk(member, joinPointer(pointer, key), false);
+  const pending: Array<{ value: unknown; pointer: string }> = [];
+  const pushChildren = (value: unknown, pointer: string, top: boolean): void => {
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--)
+        pending.push({ value: value[i], pointer: joinPointer(pointer, i) });
+    } else if (typeof value === 'object' && value !== null) {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, member] = entries[i]!;
+        if (top && SKIPPED_MEMBERS.has(key)) continue;
+        pending.push({ value: member, pointer: joinPointer(pointer, key) });
+      }
+    }
+  };
+  pushChildren(agent, '', true);
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next.value === 'string') {
+      if (next.value.length > 0) yield { pointer: next.pointer, text: next.value };
+    } else {
+      pushChildren(next.value, next.pointer, false);
     }
   }
 }
