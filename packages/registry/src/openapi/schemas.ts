@@ -108,6 +108,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
           'tool-coercion',
           'hidden-text',
           'encoded-instructions',
+          'active-content',
         ],
       },
       pointer: { type: 'string' },
