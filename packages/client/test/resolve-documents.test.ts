@@ -153,16 +153,20 @@ describe('agents.json map and descriptors', () => {
         },
       ],
     );
-    // Every agent the documents describe: the map's three entries, and the descriptor's agent.
+    // Every agent the documents describe, each once: the planner's map entry is its descriptor's agent now, named
+    // by both documents; the other entries stay stubs.
     assert.deepEqual(
       resolution.agents.map((agent) => [agent.id, agent.provenance?.sourceFormat]),
       [
-        ['planner', 'agents-json'],
+        ['planner', 'agent-json'],
         ['translator', 'agents-json'],
         ['broken', 'agents-json'],
         ['lamp', 'agents-json'],
-        ['planner', 'agent-json'],
       ],
+    );
+    assert.deepEqual(
+      resolution.documents.map((document) => document.describes),
+      [['planner', 'translator', 'broken', 'lamp'], ['planner']],
     );
     assert.equal(resolution.agent?.provenance?.etag, '"v1"');
     assert.equal(resolution.agent?.provenance?.lastModified, 'Tue, 01 Apr 2025 10:00:00 GMT');
@@ -501,6 +505,39 @@ describe('origins and document URLs', () => {
     );
     assert.equal(resolution.agent?.id, 'agentwebprotocol.org', 'the AWP surface describes one agent');
     assert.equal(resolution.documents.length, 5);
+  });
+
+  test('an origin counts each agent once, however many of its documents describe it', async () => {
+    // The agents listed in agents.json (whose descriptors are not served) and described by the WoA document, all
+    // on this origin: one agent each, the WoA description kept, named by both documents.
+    const woa = structuredClone(WOA_DOCUMENT) as {
+      transports: unknown;
+      agents: Array<{ transports: string[] }>;
+    };
+    woa.transports = { mcp: { server: `${site.origin}/mcp`, tool_namespace: '', tool_field: 'operation' } };
+    for (const entry of woa.agents) entry.transports = ['mcp'];
+    site.routes.clear();
+    site.routes.set('/.well-known/agents.json', {
+      json: {
+        agents: { summarizer: '/agents/summarizer/agent.json', keywords: '/agents/keywords/agent.json' },
+      },
+    });
+    site.routes.set('/.well-known/woa.json', { json: woa });
+    const resolution = await resolve(site.origin, { fetcher: loopbackFetcher() });
+    assert.deepEqual(
+      resolution.agents.map((agent) => [agent.id, agent.provenance?.sourceFormat]),
+      [
+        ['summarizer', 'woa'],
+        ['keywords', 'woa'],
+      ],
+    );
+    const described = resolution.documents.flatMap((document) =>
+      document.describes === undefined ? [] : [[document.step, document.describes]],
+    );
+    assert.deepEqual(described, [
+      ['agents-json', ['summarizer', 'keywords']],
+      ['woa', ['summarizer', 'keywords']],
+    ]);
   });
 
   test('an origin whose documents describe several agents names none and falls back to nothing', async () => {

@@ -7,8 +7,10 @@ import {
   type Agent,
   type Binding,
   type DocumentResult,
+  identityKeys,
   readDocumentText,
   type Severity,
+  sameIdentity,
   type ValidationIssue,
 } from '@agentry/core';
 import { FetchRefusedError } from '../fetch/errors.js';
@@ -151,9 +153,35 @@ export class ResolveContext {
     for (const issue of read.issues) this.issues.push({ ...issue, message: `${url}: ${issue.message}` });
     for (const agent of read.agents) {
       stampCacheValidators(agent, fetched.headers);
-      this.agents.push(agent);
+      this.addAgent(agent, fetched.record);
     }
     return { ...fetched, read };
+  }
+
+  /**
+   * Adds an agent a document describes, unless an agent already read is the same one by core's identity keys (its
+   * id or name at the same origin, a declared agent:// URI): one agent served in several formats, or listed in an
+   * agents.json map and described by its descriptor, is one agent with several documents. The fuller description
+   * is kept; every document that described it names it in `describes`.
+   */
+  private addAgent(agent: Agent, record: ResolvedDocument): void {
+    const keys = identityKeys(agent);
+    const index = this.agents.findIndex((known) => sameIdentity(identityKeys(known), keys));
+    let kept = agent;
+    if (index === -1) this.agents.push(agent);
+    else {
+      const known = this.agents[index]!;
+      if (substance(agent) > substance(known)) {
+        this.agents[index] = agent;
+        for (const document of this.documents) {
+          if (document.describes !== undefined) {
+            document.describes = document.describes.map((id) => (id === known.id ? agent.id : id));
+          }
+        }
+      } else kept = known;
+    }
+    record.describes ??= [];
+    if (!record.describes.includes(kept.id)) record.describes.push(kept.id);
   }
 
   /** Fetches a JSON document that is not an agent description (a DID document, a WebFinger JRD). */
@@ -179,6 +207,12 @@ export class ResolveContext {
       (issue) => issue.code === 'resolve.fetch.refused' && issue.message.startsWith(`${record.url}:`),
     );
   }
+}
+
+/** How much a description says: an agents.json entry (a name and a link) says least. */
+function substance(agent: Agent): number {
+  const stub = agent.provenance?.sourceFormat === 'agents-json' ? 0 : 1;
+  return agent.operations.length * 4 + agent.bindings.length * 3 + (agent.description === '' ? 0 : 1) + stub;
 }
 
 /** Provenance carries the document's cache validators, so a crawler can revalidate what it indexed. */

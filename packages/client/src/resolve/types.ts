@@ -47,6 +47,8 @@ export interface ResolvedDocument {
   fromResolutionCache?: boolean;
   /** Why the document could not be used (not found, refused, invalid JSON, unrecognised). */
   error?: string;
+  /** Ids (as in `Resolution.agents`) of the agents the document described. */
+  describes?: string[];
 }
 
 /**
@@ -70,7 +72,11 @@ export interface Resolution {
   target: string;
   /** The target parsed, when it is an agent URI. */
   uri?: AgentUri;
-  /** Every agent the documents describe (agents.json entries included, as stubs pointing to their descriptors). */
+  /**
+   * Every agent the documents describe, each once: an agent described by several documents (its WoA entry and its
+   * A2A card, an agents.json entry and its descriptor) is the fullest of those descriptions, and each of those
+   * documents names it in `describes`. An agents.json entry whose descriptor was not read stays a stub.
+   */
   agents: Agent[];
   /** The agent the target names (by path, id or the only one), when there is one. */
   agent?: Agent;

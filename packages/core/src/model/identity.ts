@@ -3,7 +3,7 @@
  * A registry keeps one entry per agent by these keys; a resolver counts an agent served in several formats once.
  *
  * - **Strong keys** say "this agent" on their own: the `agent://` URI the description declares (authority and
- *   first path segment), else the agent's id at each origin its endpoints are on (`id https://api.example.com
+ *   first path segment), the agent's id at each origin its endpoints are on (`id https://api.example.com
  *   summarizer`), and, for a packaged MCP server, its package. Two publishers never hold the same strong key.
  * - **Weak keys** are the agent's name at each origin its endpoints are on. Formats name one agent differently (a
  *   WoA document says `summarizer`, its A2A card is read as `document-summarizer`), so the name ties them together,
@@ -26,10 +26,8 @@ export function identityKeys(agent: Agent): IdentityKeys {
   const strong: string[] = [];
   const declared = declaredUri(agent.url);
   if (declared !== undefined) strong.push(declared);
-  else {
-    const id = agent.id.trim().toLowerCase();
-    if (id !== '') for (const origin of origins) strong.push(`id ${origin} ${id}`);
-  }
+  const id = agent.id.trim().toLowerCase();
+  if (id !== '') for (const origin of origins) strong.push(`id ${origin} ${id}`);
   for (const binding of agent.bindings) {
     if (binding.kind === 'mcp' && binding.package !== undefined) {
       strong.push(`package ${binding.package.registryType} ${binding.package.identifier}`);
