@@ -14,7 +14,7 @@
  *
  * docs/host-protocols.md describes the mapping.
  */
-import { isObject, type JsonObject, type JsonValue } from '@agentry/core';
+import { isObject, type JsonObject, type JsonValue, parseJsonText } from '@agentry/core';
 import { DEFAULT_BODY_LIMIT, readBodyText } from '../http/body.js';
 import { textStream } from '../http/text-stream.js';
 import { outcomeEvents } from '../mcp/outcome-events.js';
@@ -258,16 +258,21 @@ export function createA2aHandler(runtime: HostRuntime, options: A2aHandlerOption
         V1,
       );
     }
-    let message: unknown;
-    try {
-      message = JSON.parse(body.text);
-    } catch {
+    // core's reader: a syntax error says where, and nesting past its limit is refused before anything recurses.
+    const parsed = parseJsonText(body.text);
+    if (!parsed.ok) {
       return errorResponse(
         null,
-        a2aError(JSON_RPC.parseError, 400, 'invalid_json', 'The body is not JSON.'),
+        a2aError(
+          JSON_RPC.parseError,
+          400,
+          'invalid_json',
+          `The body is not usable JSON: ${parsed.issue.message}`,
+        ),
         V1,
       );
     }
+    const message: unknown = parsed.value;
     if (!isObject(message) || message['jsonrpc'] !== '2.0' || typeof message['method'] !== 'string') {
       const id = isObject(message) && isRequestId(message['id']) ? message['id'] : null;
       return errorResponse(

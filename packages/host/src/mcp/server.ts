@@ -6,7 +6,7 @@
  * an SSE stream with a progress notification per streamed chunk; everything else is plain JSON.
  * docs/host-protocols.md describes the mapping.
  */
-import type { Agent } from '@agentry/core';
+import { type Agent, parseJsonText } from '@agentry/core';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
@@ -71,12 +71,10 @@ export function createMcpHandler(runtime: HostRuntime, options: McpHandlerOption
     if (body.kind === 'too-large') {
       return jsonRpcError(413, ErrorCode.InvalidRequest, `Request body exceeds ${maxBodyBytes} bytes.`);
     }
-    let parsedBody: unknown;
-    try {
-      parsedBody = JSON.parse(body.text);
-    } catch {
-      return jsonRpcError(400, ErrorCode.ParseError, 'Parse error: the body is not JSON.');
-    }
+    // core's reader: a syntax error says where, and nesting past its limit is refused before anything recurses.
+    const parsed = parseJsonText(body.text);
+    if (!parsed.ok) return jsonRpcError(400, ErrorCode.ParseError, `Parse error: ${parsed.issue.message}`);
+    const parsedBody: unknown = parsed.value;
     const agents = agentsServed(runtime, options.agentId);
     if (agents === undefined) {
       return jsonRpcError(404, ErrorCode.InvalidRequest, `No agent "${options.agentId}" is hosted here.`);

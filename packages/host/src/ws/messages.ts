@@ -3,6 +3,7 @@
  * request message and writing `chunk`, `result` and `error` messages. A request is refused with a 400 problem that
  * says which member is wrong, carrying the request's `id` when it has a usable one.
  */
+import { parseJsonText } from '@agentry/core';
 import { problems } from '../errors.js';
 import type { Problem } from '../runtime/types.js';
 
@@ -35,12 +36,14 @@ const MAX_ID_LENGTH = 200;
 
 /** Reads one line of a request message. */
 export function parseCallMessage(line: string): ParsedMessage {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return refused(null, 'The message is not JSON: send one JSON object per line.');
-  }
+  // core's reader refuses nesting past its limit too, before anything recurses into the message.
+  const parsed = parseJsonText(line);
+  if (!parsed.ok)
+    return refused(
+      null,
+      `The message is not usable JSON (${parsed.issue.message}): send one JSON object per line.`,
+    );
+  const value: unknown = parsed.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return refused(
       null,
