@@ -17,6 +17,7 @@ export function cachedProvider(
     createHash('sha256').update(`${provider.id}\u0000${text}`).digest('base64url');
   return {
     id: provider.id,
+    ...(provider.similarityFloor === undefined ? {} : { similarityFloor: provider.similarityFloor }),
     get dimensions() {
       return provider.dimensions;
     },

@@ -14,6 +14,7 @@ export function searchDocumentOf(record: RegistryRecord): SearchDocument {
     capabilities: [...(agent.capabilities ?? [])],
     operations: agent.operations.map(searchOperation),
   };
+  if (record.access !== undefined) document.restricted = true;
   const standing = standingOf(record);
   if (standing.length > 0) {
     document.demotion = {

@@ -67,6 +67,12 @@ export interface FusionInput {
   top: number;
   /** Standing demotions by agent id: each penalty is subtracted from the fused score. */
   demotions?: ReadonlyMap<string, Demotion>;
+  /**
+   * The cosine similarity (to the whole query or one clause) from which an agent without a lexical match counts as
+   * relevant; below it, it is ranked with the others (it still counts in the standardisation and may lead nothing)
+   * but not returned. Absent: every agent is returned.
+   */
+  similarityFloor?: number;
   settings?: Readonly<FusionSettings>;
 }
 
@@ -88,16 +94,19 @@ export function semanticScores(
   return out;
 }
 
-/** Ranks by semantic score alone. */
+/** Ranks by semantic score alone; with a floor, only agents at least that similar to the query or a clause. */
 export function rankSemantic(
   semantic: SemanticScores,
   top: number,
   demotions: ReadonlyMap<string, Demotion> = new Map(),
+  similarityFloor?: number,
   settings: Readonly<FusionSettings> = DEFAULT_FUSION,
 ): FusedHit[] {
   const scores = semanticScores(semantic, settings);
   subtractPenalties(scores, demotions, (i) => semantic.ids[i]!);
-  return topIndices(scores, top).map((i) => ({
+  const relevant =
+    similarityFloor === undefined ? undefined : similarAtLeast(semantic, similarityFloor, scores.length);
+  return topRelevant(scores, top, relevant).map((i) => ({
     id: semantic.ids[i]!,
     score: scores[i]!,
     semantic: semantic.whole[i]!,
@@ -144,12 +153,46 @@ export function fuse(input: FusionInput): FusedHit[] {
     }
   }
 
-  return topIndices(fused, input.top).map((i) => {
+  // Only agents with evidence of relevance are returned: a lexical match, or a similarity above the floor.
+  let relevant: Uint8Array | undefined;
+  if (input.similarityFloor !== undefined) {
+    relevant = similarAtLeast(semantic, input.similarityFloor, count);
+    for (let i = 0; i < count; i++) if (lexicalRaw[i]! > 0) relevant[i] = 1;
+  }
+  return topRelevant(fused, input.top, relevant).map((i) => {
     const hit: FusedHit = { id: idAt(i), score: fused[i]! };
     if (lexicalRaw[i]! > 0) hit.lexical = lexicalRaw[i]!;
     if (i < withVector) hit.semantic = semantic.whole[i]!;
     return hit;
   });
+}
+
+/**
+ * 1 for each agent of `semantic.ids` at least `floor` similar to the whole query or to one of its clauses (a long
+ * request's clause may name what one agent does while the whole request reads like none), 0 otherwise; `length`
+ * leaves room for agents placed after them (lexical-only ones, 0 here).
+ */
+function similarAtLeast(semantic: SemanticScores, floor: number, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  const lists = [semantic.whole, ...semantic.clauses];
+  for (let i = 0; i < semantic.ids.length; i++) {
+    for (const list of lists) {
+      if (list[i]! >= floor) {
+        out[i] = 1;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The best `top` indexes among the relevant ones (all, without a mask), best first. */
+function topRelevant(scores: Float64Array, top: number, relevant: Uint8Array | undefined): number[] {
+  if (relevant === undefined) return topIndices(scores, top);
+  const masked = Float64Array.from(scores, (score, i) =>
+    relevant[i] === 1 ? score : Number.NEGATIVE_INFINITY,
+  );
+  return topIndices(masked, top).filter((i) => relevant[i] === 1);
 }
 
 function subtractPenalties(

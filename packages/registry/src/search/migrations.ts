@@ -4,7 +4,7 @@
  */
 import type { Kysely, Migration } from 'kysely';
 import { changeLogMigration } from './change-log.js';
-import { sqliteLexicalMigration } from './lexical/sqlite.js';
+import { sqliteLexicalMigration, sqliteRestrictedLexicalMigration } from './lexical/sqlite.js';
 
 export const searchMigrations: Record<string, Migration> = {
   '2026-11-21-100-search-lexical': sqliteLexicalMigration,
@@ -42,4 +42,5 @@ export const searchMigrations: Record<string, Migration> = {
     },
   },
   '2026-11-22-101-search-changes': changeLogMigration,
+  '2026-11-27-100-search-lexical-restricted': sqliteRestrictedLexicalMigration,
 };

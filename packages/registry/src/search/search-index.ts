@@ -304,7 +304,11 @@ export async function createSearchIndex<Tables extends SearchTables>(
     const seq = await db.transaction().execute(async (trx) => {
       await lexical.write(
         trx,
-        entries.map(({ document }) => ({ id: document.id, fields: lexicalFields(document) })),
+        entries.map(({ document }) => ({
+          id: document.id,
+          fields: lexicalFields(document),
+          restricted: document.restricted === true,
+        })),
       );
       for (const { document } of entries) {
         const demotion = document.demotion;
@@ -517,15 +521,17 @@ export async function createSearchIndex<Tables extends SearchTables>(
       hits = rankLexical(lexicalMatches, top, demotions);
     } else {
       const { ids, scores, positionOf } = vectorsMatrix.similarities(vectors, scope);
+      const similarityFloor = provider?.similarityFloor;
       const semantic = { ids, whole: scores[0]!, clauses: scores.slice(1), positionOf };
       hits =
         mode === 'semantic'
-          ? rankSemantic(semantic, top, demotions)
+          ? rankSemantic(semantic, top, demotions, similarityFloor)
           : fuse({
               lexical: lexicalMatches,
               semantic,
               top,
               demotions,
+              ...(similarityFloor === undefined ? {} : { similarityFloor }),
               similarToCentroid: (leaders) => {
                 const centroid = vectorsMatrix.centroid(leaders);
                 return centroid ? vectorsMatrix.similarities([centroid], scope).scores[0] : undefined;

@@ -14,6 +14,11 @@ export interface SearchDocument {
   operations: SearchOperation[];
   /** What ranks the agent lower whatever the query (inactive, unreachable, synthetic); absent when nothing does. */
   demotion?: Demotion;
+  /**
+   * Whether some callers may not see the agent. Such an agent counts in no search statistics but those of callers
+   * who may see it (docs/search.md, "What a caller may not see"); absent: public.
+   */
+  restricted?: boolean;
 }
 
 /**
@@ -110,5 +115,11 @@ export interface EmbeddingProvider {
    * so none waits while the provider could take it.
    */
   readonly concurrency?: number;
+  /**
+   * The cosine similarity from which this model's similarity to a query is evidence of relevance (calibrated per
+   * model: the spread of unrelated texts' similarities differs from model to model). Below it, an agent that does
+   * not match the query's words is not returned. Absent: every agent with a vector is returned, ranked.
+   */
+  readonly similarityFloor?: number;
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
 }

@@ -6,6 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { StoreDialect } from '../../src/store/dialect.js';
+import { storeMigrations } from '../../src/store/migrations.js';
 import { aidipAgent, asArray, asObject, startRegistry, type TestRegistry, tempDir } from '../support.js';
 
 describe('every AIDIP status word, end to end', () => {
@@ -102,11 +105,12 @@ test('a registry file that stored other words as active serves them after its mi
   });
   assert.equal(created.status, 201, created.text);
   await first.close();
-  // As the registry stored it before: any word it did not know became `active`, and the migration was not run.
-  const db = new Database(first.dbPath);
-  db.prepare(`UPDATE agents SET status = 'active' WHERE id = 'old-file'`).run();
-  db.prepare(`DELETE FROM kysely_migration WHERE name = '2026-11-27-002-status-words'`).run();
-  db.close();
+  // As the registry stored it before: any word it did not know became `active`. The migration runs on that file.
+  const database = new Database(first.dbPath);
+  database.prepare(`UPDATE agents SET status = 'active' WHERE id = 'old-file'`).run();
+  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database }) });
+  await storeMigrations({} as StoreDialect)['2026-11-27-002-status-words']!.up(db);
+  await db.destroy();
   const second = await startRegistry({ databasePath: first.dbPath }, dir);
   try {
     const listed = asArray((await second.request('/agents?status=maintenance')).json);

@@ -25,6 +25,11 @@ export interface OpenAIEmbeddingOptions {
   batchSize?: number;
   /** Per request (default 30 s). */
   timeoutMs?: number;
+  /**
+   * Cosine similarity from which an agent that matches none of a query's words is returned (see docs/search.md,
+   * "Relevance"); absent, such agents are all returned, ranked. Depends on the model: calibrate it.
+   */
+  similarityFloor?: number;
   fetch?: typeof fetch;
 }
 
@@ -123,6 +128,7 @@ export function createOpenAIEmbeddingProvider(options: OpenAIEmbeddingOptions): 
 
   return {
     id,
+    ...(options.similarityFloor === undefined ? {} : { similarityFloor: options.similarityFloor }),
     get dimensions(): number {
       return dimensions;
     },

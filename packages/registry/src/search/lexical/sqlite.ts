@@ -21,20 +21,31 @@ import type {
   LexicalMatch,
   LexicalSearchOptions,
 } from './types.js';
+import { countMarks, rowLength, scoreVisibleRows, tableTotals } from './visible-bm25.js';
+
+interface LexicalRow {
+  rowid: number;
+  name: string;
+  description: string;
+  tags: string;
+  capabilities: string;
+  operation_names: string;
+  operation_text: string;
+  parameters: string;
+}
 
 export interface LexicalTables {
-  search_lexical: {
-    rowid: number;
-    name: string;
-    description: string;
-    tags: string;
-    capabilities: string;
-    operation_names: string;
-    operation_text: string;
-    parameters: string;
-  };
-  search_lexical_rows: { row_id: Generated<number>; agent_id: string };
+  /** Public agents: FTS5's statistics (bm25()) are theirs alone. */
+  search_lexical: LexicalRow;
+  /** Restricted agents, scored against what the caller may see (`visible-bm25.ts`). */
+  search_lexical_restricted: LexicalRow;
+  /** 1 when the agent's row is in `search_lexical_restricted`. */
+  search_lexical_rows: { row_id: Generated<number>; agent_id: string; restricted: Generated<number> };
 }
+
+/** Where an agent's row is: public agents and restricted ones are ranked with different statistics. */
+const PUBLIC_TABLE = 'search_lexical';
+const RESTRICTED_TABLE = 'search_lexical_restricted';
 
 /** Column order of the FTS5 table; `bm25()` takes one weight per column in this order. */
 const COLUMNS: ReadonlyArray<readonly [LexicalField, string]> = [
@@ -79,6 +90,37 @@ export const sqliteLexicalMigration: Migration = {
   },
 };
 
+/**
+ * Restricted agents move to a table of their own, so that the public table's BM25 statistics hold only public
+ * agents (`visible-bm25.ts`). In a registry's database the agents that are restricted are moved at once; the
+ * search index alone (no `agents` table) has them moved by their next upsert.
+ */
+export const sqliteRestrictedLexicalMigration: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    const columns = sql.raw(COLUMNS.map(([, column]) => column).join(', '));
+    await sql`CREATE VIRTUAL TABLE search_lexical_restricted USING fts5(${columns}, tokenize = 'porter unicode61 remove_diacritics 2')`.execute(
+      db,
+    );
+    await sql`ALTER TABLE search_lexical_rows ADD COLUMN restricted INTEGER NOT NULL DEFAULT 0`.execute(db);
+    await sql`CREATE INDEX search_lexical_rows_restricted ON search_lexical_rows (row_id) WHERE restricted = 1`.execute(
+      db,
+    );
+    const agents = await sql<{ n: number }>`
+      SELECT count(*) AS n FROM pragma_table_info('agents') WHERE name = 'restricted'`.execute(db);
+    if (Number(agents.rows[0]?.n ?? 0) === 0) return;
+    await sql`UPDATE search_lexical_rows SET restricted = 1
+              WHERE agent_id IN (SELECT id FROM agents WHERE restricted = 1)`.execute(db);
+    await sql`INSERT INTO search_lexical_restricted (rowid, ${columns})
+              SELECT rowid, ${columns} FROM search_lexical
+              WHERE rowid IN (SELECT row_id FROM search_lexical_rows WHERE restricted = 1)`.execute(db);
+    await sql`DELETE FROM search_lexical
+              WHERE rowid IN (SELECT row_id FROM search_lexical_rows WHERE restricted = 1)`.execute(db);
+  },
+  async down(db: Kysely<unknown>): Promise<void> {
+    await sql`DROP TABLE search_lexical_restricted`.execute(db);
+  },
+};
+
 // Control characters cannot occur in indexed text (they are not letters), so they mark highlights unambiguously.
 const MARK_OPEN = '\u0002';
 const MARK_CLOSE = '\u0003';
@@ -107,6 +149,61 @@ export function createSqliteLexicalIndex(options: SqliteLexicalOptions = {}): Le
     `bm25(search_lexical, ${COLUMNS.map(([field]) => Number(weights[field])).join(', ')})`,
   );
   const frequencies = clauseFrequencies();
+
+  /** The public agents' ranking by FTS5's bm25(), over public agents only; pruned where that provably changes nothing. */
+  async function publicRanking(
+    db: Executor,
+    query: LexicalQuery,
+    match: string,
+    options: LexicalSearchOptions,
+  ): Promise<LexicalMatch[]> {
+    // Candidates (a filter) already narrow the matches to a few; excluded agents are few among many.
+    const prune = commonShare < 1 && options.candidates === undefined;
+    const split = prune ? await frequencies.split(db, query.clauses, commonShare) : undefined;
+    if (split) {
+      const within = fts5Expression({ clauses: split.selective, words: [] });
+      const pruned = await ranked(db, match, options.limit, options, within);
+      const scores = pruned.map((hit) => hit.score);
+      if (provesTop(scores, Math.min(Math.floor(options.limit), EXACT_DEPTH), split.ceiling)) return pruned;
+    }
+    return ranked(db, match, options.limit, options);
+  }
+
+  /**
+   * The restricted agents the caller may see that match, scored by FTS5's formula with statistics over the public
+   * agents and those restricted agents (`visible-bm25.ts`): nothing the caller may not see moves a score.
+   */
+  async function restrictedRanking(
+    db: Executor,
+    query: LexicalQuery,
+    match: string,
+    options: LexicalSearchOptions,
+  ): Promise<LexicalMatch[]> {
+    if (!(await hasRestricted(db))) return [];
+    const visible = visibleRestricted(options);
+    const anyMatch = await sql<{ one: number }>`
+      SELECT 1 AS one FROM search_lexical_restricted
+      WHERE search_lexical_restricted MATCH ${match} AND +search_lexical_restricted.rowid IN ${visible}
+      LIMIT 1`.execute(db);
+    if (anyMatch.rows.length === 0) return [];
+    const clauses = query.clauses.filter((clause) => renderClause(clause).length > 0);
+    const [rows, occurrences, publicMatches] = await Promise.all([
+      sql<{ row_id: number; id: string; sz: Uint8Array | null }>`
+        SELECT rows.row_id, rows.agent_id AS id, sizes.sz
+        FROM search_lexical_rows AS rows
+        LEFT JOIN search_lexical_restricted_docsize AS sizes ON sizes.id = rows.row_id
+        WHERE rows.row_id IN ${visible}`.execute(db),
+      Promise.all(clauses.map((clause) => phraseOccurrences(db, renderClause(clause), visible))),
+      frequencies.matching(db, clauses),
+    ]);
+    const totals = await tableTotals(db, PUBLIC_TABLE);
+    return scoreVisibleRows(
+      rows.rows.map((row) => ({ rowId: row.row_id, id: row.id, length: row.sz ? rowLength(row.sz) : 0 })),
+      occurrences,
+      { rows: totals.rows, tokens: totals.tokens, matches: publicMatches.counts },
+      COLUMNS.map(([field]) => Number(weights[field])),
+    );
+  }
 
   /** The ranked matches of `match`, optionally only among the agents that match `within` too. */
   async function ranked(
@@ -140,25 +237,32 @@ export function createSqliteLexicalIndex(options: SqliteLexicalOptions = {}): Le
 
   return {
     async write(db, entries): Promise<void> {
-      for (const { id, fields } of entries) {
+      for (const { id, fields, restricted = false } of entries) {
         const existing = await db
           .selectFrom('search_lexical_rows')
-          .select('row_id')
+          .select(['row_id', 'restricted'])
           .where('agent_id', '=', id)
           .executeTakeFirst();
         let rowId: number;
         if (existing) {
           rowId = existing.row_id;
-          await sql`DELETE FROM search_lexical WHERE rowid = ${rowId}`.execute(db);
+          await sql`DELETE FROM ${tableOf(existing.restricted === 1)} WHERE rowid = ${rowId}`.execute(db);
+          if ((existing.restricted === 1) !== restricted) {
+            await db
+              .updateTable('search_lexical_rows')
+              .set({ restricted: restricted ? 1 : 0 })
+              .where('row_id', '=', rowId)
+              .execute();
+          }
         } else {
           const inserted = await db
             .insertInto('search_lexical_rows')
-            .values({ agent_id: id })
+            .values({ agent_id: id, restricted: restricted ? 1 : 0 })
             .returning('row_id')
             .executeTakeFirstOrThrow();
           rowId = inserted.row_id;
         }
-        await sql`INSERT INTO search_lexical (rowid, name, description, tags, capabilities, operation_names, operation_text, parameters)
+        await sql`INSERT INTO ${tableOf(restricted)} (rowid, name, description, tags, capabilities, operation_names, operation_text, parameters)
           VALUES (${rowId}, ${fields.name}, ${fields.description}, ${fields.tags}, ${fields.capabilities},
                   ${fields.operationNames}, ${fields.operationText}, ${fields.parameters})`.execute(db);
       }
@@ -168,11 +272,13 @@ export function createSqliteLexicalIndex(options: SqliteLexicalOptions = {}): Le
       for (const id of ids) {
         const existing = await db
           .selectFrom('search_lexical_rows')
-          .select('row_id')
+          .select(['row_id', 'restricted'])
           .where('agent_id', '=', id)
           .executeTakeFirst();
         if (!existing) continue;
-        await sql`DELETE FROM search_lexical WHERE rowid = ${existing.row_id}`.execute(db);
+        await sql`DELETE FROM ${tableOf(existing.restricted === 1)} WHERE rowid = ${existing.row_id}`.execute(
+          db,
+        );
         await db.deleteFrom('search_lexical_rows').where('row_id', '=', existing.row_id).execute();
       }
     },
@@ -181,33 +287,31 @@ export function createSqliteLexicalIndex(options: SqliteLexicalOptions = {}): Le
       const match = fts5Expression(query);
       if (match === undefined || options.limit <= 0) return [];
       if (options.candidates?.size === 0) return [];
-      // Candidates (a filter) already narrow the matches to a few; excluded agents are few among many.
-      const prune = commonShare < 1 && options.candidates === undefined;
-      const split = prune ? await frequencies.split(db, query.clauses, commonShare) : undefined;
-      if (split) {
-        const within = fts5Expression({ clauses: split.selective, words: [] });
-        const pruned = await ranked(db, match, options.limit, options, within);
-        const scores = pruned.map((hit) => hit.score);
-        if (provesTop(scores, Math.min(Math.floor(options.limit), EXACT_DEPTH), split.ceiling)) return pruned;
-      }
-      return ranked(db, match, options.limit, options);
+      const [publicMatches, restrictedMatches] = await Promise.all([
+        publicRanking(db, query, match, options),
+        restrictedRanking(db, query, match, options),
+      ]);
+      if (restrictedMatches.length === 0) return publicMatches;
+      return [...publicMatches, ...restrictedMatches]
+        .sort((a, b) => b.score - a.score)
+        .slice(0, Math.floor(options.limit));
     },
 
     async explain(db, query, ids): Promise<Map<string, FieldMatches>> {
       const explanations = new Map<string, FieldMatches>();
       const match = fts5Expression(query);
       if (match === undefined || ids.length === 0) return explanations;
-      const highlights = sql.raw(
-        COLUMNS.map(
-          (_, index) =>
-            `highlight(search_lexical, ${index}, char(${MARK_OPEN.charCodeAt(0)}), char(${MARK_CLOSE.charCodeAt(0)})) AS c${index}`,
-        ).join(', '),
-      );
-      const result = await sql<Record<string, string | null>>`
-        SELECT rows.agent_id AS id, ${highlights}
-        FROM search_lexical CROSS JOIN search_lexical_rows AS rows ON rows.row_id = search_lexical.rowid
-        WHERE search_lexical MATCH ${match} AND ${notLookedUp} IN ${rowIdsOf(ids)}`.execute(db);
-      for (const row of result.rows) {
+      const highlighted = async (restricted: boolean) => {
+        const table = tableOf(restricted);
+        const result = await sql<Record<string, string | null>>`
+          SELECT rows.agent_id AS id, ${highlights(restricted)}
+          FROM ${table} CROSS JOIN search_lexical_rows AS rows ON rows.row_id = ${table}.rowid
+          WHERE ${table} MATCH ${match} AND ${notLookedUpIn(restricted)} IN ${rowIdsOf(ids)}`.execute(db);
+        return result.rows;
+      };
+      const rows = [...(await highlighted(false))];
+      if (await hasRestricted(db)) rows.push(...(await highlighted(true)));
+      for (const row of rows) {
         const matches: FieldMatches = {};
         COLUMNS.forEach(([field], index) => {
           const words = markedWords(row[`c${index}`] ?? '');
@@ -240,35 +344,35 @@ function clauseFrequencies() {
   let state = '';
   let rows = 0;
   const counts = new Map<string, number>();
+  /** How many public agents match each clause, and how many public agents there are. */
+  async function matching(db: Executor, clauses: readonly QueryClause[]) {
+    const now = await sql<{ own: number; others: number; rows: number }>`
+      SELECT total_changes() AS own, (SELECT data_version FROM pragma_data_version) AS others,
+             (SELECT count(*) FROM search_lexical_rows)
+               - (SELECT count(*) FROM search_lexical_rows WHERE restricted = 1) AS rows`.execute(db);
+    const { own, others, rows: total } = now.rows[0]!;
+    if (`${own}:${others}` !== state || counts.size > MAX_REMEMBERED_COUNTS) {
+      state = `${own}:${others}`;
+      rows = total;
+      counts.clear();
+    }
+    const keys = clauses.map(renderClause);
+    const missing = [...new Set(keys.filter((key) => !counts.has(key)))];
+    if (missing.length > 0) {
+      const counted = await sql<{ n: string }>`
+        SELECT json_array(${sql.join(
+          missing.map((key) => sql`(SELECT count(*) FROM search_lexical WHERE search_lexical MATCH ${key})`),
+        )}) AS n`.execute(db);
+      const values = JSON.parse(counted.rows[0]!.n) as number[];
+      for (const [i, key] of missing.entries()) counts.set(key, values[i]!);
+    }
+    return { rows, counts: keys.map((key) => counts.get(key)!) };
+  }
   return {
+    matching,
     async split(db: Executor, clauses: readonly QueryClause[], commonShare: number) {
-      const now = await sql<{ own: number; others: number; rows: number }>`
-        SELECT total_changes() AS own, (SELECT data_version FROM pragma_data_version) AS others,
-               (SELECT count(*) FROM search_lexical_rows) AS rows`.execute(db);
-      const { own, others, rows: total } = now.rows[0]!;
-      if (`${own}:${others}` !== state || counts.size > MAX_REMEMBERED_COUNTS) {
-        state = `${own}:${others}`;
-        rows = total;
-        counts.clear();
-      }
-      const keys = clauses.map(renderClause);
-      const missing = [...new Set(keys.filter((key) => !counts.has(key)))];
-      if (missing.length > 0) {
-        const counted = await sql<{ n: string }>`
-          SELECT json_array(${sql.join(
-            missing.map(
-              (key) => sql`(SELECT count(*) FROM search_lexical WHERE search_lexical MATCH ${key})`,
-            ),
-          )}) AS n`.execute(db);
-        const values = JSON.parse(counted.rows[0]!.n) as number[];
-        for (const [i, key] of missing.entries()) counts.set(key, values[i]!);
-      }
-      return splitClauses(
-        clauses,
-        keys.map((key) => counts.get(key)!),
-        rows,
-        commonShare,
-      );
+      const found = await matching(db, clauses);
+      return splitClauses(clauses, found.counts, found.rows, commonShare);
     },
   };
 }
@@ -282,6 +386,66 @@ function clauseFrequencies() {
  * FTS5 the outer loop of a join to agent ids for the same reason.
  */
 const notLookedUp = sql.raw('+search_lexical.rowid');
+
+function tableOf(restricted: boolean) {
+  return sql.table(restricted ? RESTRICTED_TABLE : PUBLIC_TABLE);
+}
+
+function notLookedUpIn(restricted: boolean) {
+  return sql.raw(`+${restricted ? RESTRICTED_TABLE : PUBLIC_TABLE}.rowid`);
+}
+
+/** Every column of the table's current match, its matched phrases between MARK_OPEN and MARK_CLOSE. */
+function highlights(restricted: boolean) {
+  const table = restricted ? RESTRICTED_TABLE : PUBLIC_TABLE;
+  return sql.raw(
+    COLUMNS.map(
+      (_, index) =>
+        `highlight(${table}, ${index}, char(${MARK_OPEN.charCodeAt(0)}), char(${MARK_CLOSE.charCodeAt(0)})) AS c${index}`,
+    ).join(', '),
+  );
+}
+
+/** Where one phrase occurs in the visible restricted rows: its marked spans per column, by row id. */
+async function phraseOccurrences(
+  db: Executor,
+  phrase: string,
+  visible: ReturnType<typeof visibleRestricted>,
+): Promise<Map<number, number[]>> {
+  const result = await sql<Record<string, string | number | null>>`
+    SELECT search_lexical_restricted.rowid AS row_id, ${highlights(true)} FROM search_lexical_restricted
+    WHERE search_lexical_restricted MATCH ${phrase} AND +search_lexical_restricted.rowid IN ${visible}`.execute(
+    db,
+  );
+  const out = new Map<number, number[]>();
+  for (const row of result.rows) {
+    out.set(
+      Number(row['row_id']),
+      COLUMNS.map((_, index) => countMarks(row[`c${index}`] as string | null, MARK_OPEN)),
+    );
+  }
+  return out;
+}
+
+/** Whether any agent is restricted (an indexed read of the partial index). */
+async function hasRestricted(db: Executor): Promise<boolean> {
+  const found = await sql<{ one: number }>`
+    SELECT 1 AS one FROM search_lexical_rows WHERE restricted = 1 LIMIT 1`.execute(db);
+  return found.rows.length > 0;
+}
+
+/** The row ids of the restricted agents the caller may see: those of `candidates`, or all but `excluded`. */
+function visibleRestricted(scope: Pick<LexicalSearchOptions, 'candidates' | 'excluded'>) {
+  if (scope.candidates !== undefined) {
+    return sql`(SELECT row_id FROM search_lexical_rows WHERE restricted = 1
+                AND agent_id IN (SELECT value FROM json_each(${JSON.stringify([...scope.candidates])})))`;
+  }
+  if (scope.excluded !== undefined && scope.excluded.size > 0) {
+    return sql`(SELECT row_id FROM search_lexical_rows WHERE restricted = 1
+                AND agent_id NOT IN (SELECT value FROM json_each(${JSON.stringify([...scope.excluded])})))`;
+  }
+  return sql`(SELECT row_id FROM search_lexical_rows WHERE restricted = 1)`;
+}
 
 function rowIdsOf(ids: readonly string[]) {
   return sql`(SELECT row_id FROM search_lexical_rows WHERE agent_id IN (SELECT value FROM json_each(${JSON.stringify(ids)})))`;

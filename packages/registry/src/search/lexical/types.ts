@@ -38,7 +38,14 @@ export interface LexicalSearchOptions {
 export type Executor = Kysely<SearchTables>;
 
 export interface LexicalIndex {
-  write(db: Executor, entries: ReadonlyArray<{ id: string; fields: LexicalFields }>): Promise<void>;
+  /**
+   * Index (or re-index) agents. A restricted agent (hidden from some callers) is kept apart, so that it counts in
+   * no statistics of a search by a caller who may not see it.
+   */
+  write(
+    db: Executor,
+    entries: ReadonlyArray<{ id: string; fields: LexicalFields; restricted?: boolean }>,
+  ): Promise<void>;
   remove(db: Executor, ids: readonly string[]): Promise<void>;
   search(db: Executor, query: LexicalQuery, options: LexicalSearchOptions): Promise<LexicalMatch[]>;
   /** Which query words each field of these agents matched. */
