@@ -14,6 +14,19 @@ export interface ValidationIssue {
   spec?: string;
   /** A stable machine-readable code, e.g. `woa.agent-id.invalid`. */
   code: string;
+  /**
+   * The option of the call that fixes it, named in `message` as `optionMention(option)`: a front end may say it its
+   * own way (the CLI names its flag).
+   */
+  option?: IssueOption;
+}
+
+/** Options of core's calls that an issue can name as its fix. */
+export type IssueOption = 'baseUrl';
+
+/** How a message names an option: `(baseUrl)`. */
+export function optionMention(option: IssueOption): string {
+  return `(${option})`;
 }
 
 export function hasErrors(issues: readonly ValidationIssue[]): boolean {
@@ -26,8 +39,10 @@ export class IssueCollector {
 
   constructor(private readonly specName: string) {}
 
-  error(pointer: string, code: string, message: string, section?: string): void {
-    this.issues.push(this.make('error', pointer, code, message, section));
+  error(pointer: string, code: string, message: string, section?: string, option?: IssueOption): void {
+    const issue = this.make('error', pointer, code, message, section);
+    if (option !== undefined) issue.option = option;
+    this.issues.push(issue);
   }
 
   warning(pointer: string, code: string, message: string, section?: string): void {

@@ -7,7 +7,7 @@ import { EXIT } from '../io/errors.js';
 import { parseBaseUrl, parseFormatName } from '../io/formats.js';
 import { readInput } from '../io/input.js';
 import { addNetworkOptions, createFetcher, type NetworkOptions } from '../io/network.js';
-import { colorEnabled, formatIssue, formatLoss, paint } from '../io/report.js';
+import { colorEnabled, formatIssue, formatLoss, issueMessage, paint } from '../io/report.js';
 
 interface ConvertOptions extends NetworkOptions {
   to: FormatName;
@@ -58,7 +58,10 @@ export function registerConvert(program: Command): void {
           to: options.to,
           document: ok ? output.document : null,
           losses: output?.losses ?? [],
-          issues: [...result.source.issues, ...(output?.issues ?? [])],
+          issues: [...result.source.issues, ...(output?.issues ?? [])].map((issue) => ({
+            ...issue,
+            message: issueMessage(issue),
+          })),
         };
         process.stdout.write(`${JSON.stringify(payload, null, 2)}\n`);
         process.exitCode = ok ? EXIT.ok : EXIT.invalid;

@@ -14,7 +14,7 @@ import {
 import { type JsonValue, parseJsonText } from '@agentry/core';
 import type { Command } from 'commander';
 import { EXIT, UsageError } from '../io/errors.js';
-import { describeFailure } from '../io/failures.js';
+import { cliMessage, describeFailure } from '../io/failures.js';
 import { addNetworkOptions, createFetcher, type NetworkOptions } from '../io/network.js';
 import { addTargetOptions, resolveOptions, type TargetOptions } from '../io/targets.js';
 import { describeBinding } from './resolve.js';
@@ -158,11 +158,13 @@ async function readInputValue(source: string | undefined): Promise<JsonValue> {
 
 async function askConfirmation(error: ConfirmationRequiredError): Promise<boolean> {
   if (!process.stdin.isTTY || !process.stderr.isTTY) {
-    throw new UsageError(`${error.message} Pass --yes to confirm.`);
+    throw new UsageError(
+      error.fix === undefined ? `${error.message} Pass --yes to confirm.` : cliMessage(error),
+    );
   }
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const answer = await prompt.question(`${error.message}\nProceed? [y/N] `);
+    const answer = await prompt.question(`${error.fix?.summary ?? error.message}\nProceed? [y/N] `);
     return /^y(es)?$/i.test(answer.trim());
   } finally {
     prompt.close();

@@ -417,11 +417,24 @@ export function errorCode(error: unknown): string {
   return typeof code === 'string' ? code : '';
 }
 
+/**
+ * What OpenSSL says when the bytes that come back to a TLS hello are not TLS: a plain HTTP server answering
+ * (`HTTP/1.1 400` read as a record header).
+ */
+const PLAIN_HTTP_ANSWERS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG']);
+
 /** Turns a connection or transfer failure into a NetworkError saying what failed, where. */
 export function networkError(error: unknown, target: ResolvedTarget): NetworkError {
   const code = errorCode(error);
   const detail = error instanceof Error ? error.message : String(error);
   const where = `${target.hostname}:${target.port}`;
+  if (target.url.protocol === 'https:' && PLAIN_HTTP_ANSWERS.has(code)) {
+    const plain = new URL(target.url.href);
+    plain.protocol = 'http:';
+    if (plain.port === '') plain.port = String(target.port);
+    const message = `The server at ${where} answered in plain HTTP, not TLS; use ${plain.href}`;
+    return new NetworkError(message, target.url.href, { cause: error });
+  }
   const message = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME/i.test(code)
     ? `The TLS certificate of ${where} was not accepted: ${detail}${code === '' ? '' : ` (${code})`}.`
     : `Cannot reach ${where}: ${detail}${code === '' || detail.includes(code) ? '' : ` (${code})`}.`;

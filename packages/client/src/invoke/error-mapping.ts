@@ -19,6 +19,7 @@ import {
   AgentNotFoundError,
   AuthRequiredError,
   ConfirmationRequiredError,
+  type ErrorFix,
   ForbiddenError,
   InvalidInputError,
   OperationNotFoundError,
@@ -97,6 +98,8 @@ export function agentErrorFrom(
 
   const kind = classify(body, status);
   const message = describe(kind, details, ctx);
+  const fix = fixFor(kind, details, ctx);
+  if (fix !== undefined) details.fix = fix;
   switch (kind) {
     case 'input':
       return new InvalidInputError(message, details);
@@ -208,7 +211,7 @@ function lastSegment(uri: string | undefined): string | undefined {
   return segment === undefined || segment === '' ? undefined : segment;
 }
 
-function describe(kind: ErrorClass, details: AgentErrorDetails, ctx: ErrorContext): string {
+function describe(kind: ErrorClass, details: AgentErrorDetails, ctx: ErrorContext, advise = true): string {
   const who =
     ctx.agent !== undefined
       ? `Agent "${ctx.agent.id}"${ctx.operation === undefined ? '' : ` (operation "${ctx.operation}")`}`
@@ -223,8 +226,30 @@ function describe(kind: ErrorClass, details: AgentErrorDetails, ctx: ErrorContex
   if (!/[.!?]$/.test(message)) message += '.';
   if (details.pointer !== undefined && details.pointer !== '') message += ` At input ${details.pointer}.`;
   if (details.recovery !== undefined) message += ` Recovery: ${details.recovery}`;
-  else message += advice(kind, details, ctx);
+  else if (advise) message += advice(kind, details, ctx);
   return message;
+}
+
+/** The fix as data, for the kinds whose advice names an option; `summary` is the message before the advice. */
+function fixFor(kind: ErrorClass, details: AgentErrorDetails, ctx: ErrorContext): ErrorFix | undefined {
+  if (kind !== 'auth' && kind !== 'confirmation') return undefined;
+  const summary = describe(kind, details, ctx, false);
+  if (kind === 'confirmation') return { option: 'confirm', summary };
+  const fix: ErrorFix = { option: 'auth', summary, credentials: credentialKinds(ctx) };
+  const instructions = ctx.agent?.auth?.instructions;
+  if (instructions !== undefined) fix.agentSays = instructions;
+  return fix;
+}
+
+/** The kinds of credential the agent's auth describes: a bearer token, an API key. */
+function credentialKinds(ctx: ErrorContext): Array<'bearer' | 'apiKey'> {
+  const kinds = new Set<'bearer' | 'apiKey'>();
+  for (const scheme of ctx.agent?.auth?.schemes ?? []) {
+    if (scheme.type === 'apiKey') kinds.add('apiKey');
+    else if (scheme.type === 'bearer' || scheme.type === 'oauth2' || scheme.type === 'openIdConnect')
+      kinds.add('bearer');
+  }
+  return [...kinds];
 }
 
 function advice(kind: ErrorClass, details: AgentErrorDetails, ctx: ErrorContext): string {

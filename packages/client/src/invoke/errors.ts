@@ -39,7 +39,23 @@ export interface AgentErrorDetails {
   body?: JsonValue;
   /** Each schema failure, for validation errors (and for agents that list them, RFC 9457 `errors`). */
   failures?: SchemaFailure[];
+  /** What the caller changes to fix it, for front ends that name it their own way. */
+  fix?: ErrorFix;
   cause?: unknown;
+}
+
+/**
+ * The change that fixes an error, as data: `message` names it as the library's option (`auth: { bearer } or
+ * { apiKey }`, `confirm: true`); a front end says it its own way (the CLI names `--bearer`/`--api-key`, `--yes`),
+ * after `summary`, which is `message` without that sentence.
+ */
+export interface ErrorFix {
+  option: 'auth' | 'confirm';
+  summary: string;
+  /** For `auth`: the kinds of credential the agent describes (none when it describes none). */
+  credentials?: Array<'bearer' | 'apiKey'>;
+  /** For `auth`: the agent's own instructions for getting credentials. */
+  agentSays?: string;
 }
 
 export class AgentError extends Error {
@@ -57,6 +73,7 @@ export class AgentError extends Error {
   declare readonly operation?: string;
   declare readonly endpoint?: string;
   declare readonly body?: JsonValue;
+  declare readonly fix?: ErrorFix;
   readonly failures: SchemaFailure[];
 
   constructor(message: string, details: AgentErrorDetails = {}) {

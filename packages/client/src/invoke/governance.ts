@@ -107,9 +107,10 @@ export function assertConfirmed(
   const who = ctx.agent === undefined ? '' : ` of agent "${ctx.agent.id}"`;
   const undo =
     spec?.reversible === false || spec?.sensitivity === 'irreversible' ? ' It cannot be undone.' : '';
+  const summary = `Operation "${ctx.operation}"${who} needs confirmation before it runs (${reasons.join('; ')}).${undo}`;
   throw new ConfirmationRequiredError(
-    `Operation "${ctx.operation}"${who} needs confirmation before it runs (${reasons.join('; ')}).${undo} Ask the person on whose behalf you act, then call again with confirm: true (agentry invoke: --yes).`,
-    contextDetails(ctx),
+    `${summary} Ask the person on whose behalf you act, then call again with confirm: true (agentry invoke: --yes).`,
+    { ...contextDetails(ctx), fix: { option: 'confirm', summary } },
     reasons,
   );
 }

@@ -3,7 +3,7 @@
  * the fields v0.3 requires (`protocolVersion`, `url`, `preferredTransport`), with security schemes, requirements
  * and the extended-card flag in both versions' forms.
  */
-import type { ValidationIssue } from '../../issues.js';
+import { optionMention, type ValidationIssue } from '../../issues.js';
 import { isObject, setOwn } from '../../json/values.js';
 import type { Agent, JsonObject, JsonValue, SecurityScheme } from '../../model/agent.js';
 import type { EmitOptions, Loss } from '../codec.js';
@@ -44,7 +44,8 @@ export function emitCard(agent: Agent, options: EmitOptions): EmitOne {
       severity: 'error',
       pointer: '/url',
       code: 'a2a.emit.no-url',
-      message: `Agent "${agent.id}" has no A2A binding and no http(s) url, so the card cannot say where it is served: pass a base URL (baseUrl) or give the agent an a2a binding.`,
+      message: `Agent "${agent.id}" has no A2A binding and no http(s) url, so the card cannot say where it is served: pass a base URL ${optionMention('baseUrl')} or give the agent an a2a binding.`,
+      option: 'baseUrl',
     });
   }
   if (interfaces.lossReason !== undefined) lose('bindings.a2a', interfaces.lossReason);

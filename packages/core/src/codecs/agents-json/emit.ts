@@ -2,7 +2,7 @@
  * Writes agents as an agents.json map: each agent's id → the URL of its descriptor. Agentry hosts serve descriptors
  * at `${baseUrl}/agents/${id}/agent.json`; without a base URL, an agent's own https `url` is used.
  */
-import type { ValidationIssue } from '../../issues.js';
+import { optionMention, type ValidationIssue } from '../../issues.js';
 import { joinPointer } from '../../json/pointer.js';
 import { setOwn } from '../../json/values.js';
 import type { Agent, JsonObject } from '../../model/agent.js';
@@ -38,7 +38,8 @@ export function emitMap(agents: readonly Agent[], options: EmitOptions): EmitOne
         severity: 'error',
         pointer,
         code: 'agents-json.emit.no-url',
-        message: `Agent "${agent.id}" has no https url for its descriptor: pass a base URL (baseUrl) where agent.json descriptors are served.`,
+        message: `Agent "${agent.id}" has no https url for its descriptor: pass a base URL ${optionMention('baseUrl')} where agent.json descriptors are served.`,
+        option: 'baseUrl',
       });
       continue;
     }

@@ -3,7 +3,7 @@
  * narrower vocabulary (schemas through the type system, bindings through one endpoint per action) is read back
  * with the parser's own functions, so that the loss report names exactly what a reader will not get back.
  */
-import { IssueCollector } from '../../issues.js';
+import { IssueCollector, optionMention } from '../../issues.js';
 import { joinPointer } from '../../json/pointer.js';
 import { ObjectReader } from '../../json/reader.js';
 import { jsonEqual, setOwn } from '../../json/values.js';
@@ -130,7 +130,9 @@ function writeCall(
     writer.issues.error(
       joinPointer('/actions', index),
       'awp.emit.endpoint-missing',
-      `Operation "${operation.name}" has no HTTP endpoint, and an AWP action needs one: give it an http binding or pass a base URL.`,
+      `Operation "${operation.name}" has no HTTP endpoint, and an AWP action needs one: give it an http binding or pass a base URL ${optionMention('baseUrl')}.`,
+      undefined,
+      'baseUrl',
     );
   }
   if (url !== undefined) {

@@ -5,7 +5,7 @@
  * are kept in that binding's own `extensions.td` and written back into its form. Forms that cannot become bindings
  * at all (no resolvable target) are kept verbatim in the operation's `extensions.td.forms.unbound`.
  */
-import type { IssueCollector } from '../../issues.js';
+import { type IssueCollector, optionMention } from '../../issues.js';
 import { joinPointer } from '../../json/pointer.js';
 import { isObject, setOwn } from '../../json/values.js';
 import type {
@@ -213,8 +213,9 @@ export function writeActionForms(input: WriteFormsInput): JsonObject[] {
       issues.error(
         joinPointer(input.pointer, 'forms', 0, 'href'),
         'td.emit.no-base-url',
-        `Operation "${op.name}" has no HTTP binding, so its form needs a URL under the host's base; pass a base URL (e.g. --base-url https://agents.example.com).`,
+        `Operation "${op.name}" has no HTTP binding, so its form needs a URL under the host's base; pass a base URL ${optionMention('baseUrl')}.`,
         SECTION.form,
+        'baseUrl',
       );
     }
     forms.push({
@@ -259,8 +260,9 @@ function absoluteHref(
     issues.error(
       joinPointer(pointer, 'href'),
       'td.emit.relative-href',
-      `Binding URL ${JSON.stringify(url)} is relative and a TD form needs an absolute href; pass a base URL.`,
+      `Binding URL ${JSON.stringify(url)} is relative and a TD form needs an absolute href; pass a base URL ${optionMention('baseUrl')}.`,
       SECTION.form,
+      'baseUrl',
     );
   }
   return resolved;
