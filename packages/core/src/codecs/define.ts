@@ -3,7 +3,7 @@
  * loss report computed from what the format carries, and the one-document-per-agent rule of single-agent formats.
  */
 import { hasErrors, IssueCollector, type ValidationIssue } from '../issues.js';
-import { depthIssue, pathPastDepth } from '../json/depth.js';
+import { depthIssue, documentPathPastDepth } from '../json/depth.js';
 import type { Agent, FormatName, JsonObject } from '../model/agent.js';
 import type { Codec, EmitOptions, EmitResult, Loss, ParseOptions, ParseResult } from './codec.js';
 import { type CarrySpec, compileCarrySpec, lossesFor } from './losses.js';
@@ -53,7 +53,7 @@ export function defineCodec(definition: CodecDefinition): Codec {
       const issues = new IssueCollector(definition.specName);
       let agents: Agent[] = [];
       // Parsers recurse into the document: one nested past the limit is refused before they start.
-      const tooDeep = pathPastDepth(document);
+      const tooDeep = documentPathPastDepth(document);
       if (tooDeep !== undefined) {
         const issue = depthIssue(tooDeep);
         return { format: definition.format, agents, issues: [issue], valid: false };

@@ -10,6 +10,56 @@ import { escapePointerToken } from './pointer.js';
 /** Objects and arrays inside one another: `[[1]]` nests 2 deep. */
 export const MAX_JSON_DEPTH = 256;
 
+/**
+ * Whether a tree of plain data (what JSON.parse returns: no container appears twice) nests past `maxDepth`. The
+ * fast check for parsed text; pathPastDepth says where, and also handles values built in code.
+ */
+export function treeNestsPast(value: unknown, maxDepth: number = MAX_JSON_DEPTH): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const nodes: object[] = [value];
+  const depths: number[] = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
+    if (depth > maxDepth) return true;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const item: unknown = node[i];
+        if (typeof item === 'object' && item !== null) {
+          nodes.push(item);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key in node) {
+        const member: unknown = (node as Record<string, unknown>)[key];
+        if (typeof member === 'object' && member !== null) {
+          nodes.push(member);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+  return false;
+}
+
+/** Roots parseJsonText returned after checking their depth: a codec need not walk them again. */
+const checkedRoots = new WeakSet<object>();
+
+/** Marks `value` (parsed from text, checked) as within the limit. */
+export function markChecked(value: unknown): void {
+  if (typeof value === 'object' && value !== null) checkedRoots.add(value);
+}
+
+/**
+ * The path past the limit in a document a codec is handed, or undefined. Roots parseJsonText checked are not
+ * walked again (a caller that deepens a parsed value in code is trusted with it).
+ */
+export function documentPathPastDepth(value: unknown): Array<string | number> | undefined {
+  if (typeof value === 'object' && value !== null && checkedRoots.has(value)) return undefined;
+  return pathPastDepth(value);
+}
+
 /** The path of the first container nested deeper than `maxDepth` in `value`, or undefined when none is. */
 export function pathPastDepth(
   value: unknown,

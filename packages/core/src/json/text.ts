@@ -2,7 +2,14 @@
 import * as jsonc from 'jsonc-parser';
 import type { ValidationIssue } from '../issues.js';
 import type { JsonValue } from '../model/agent.js';
-import { depthIssue, MAX_JSON_DEPTH, offsetPastDepth, pathPastDepth } from './depth.js';
+import {
+  depthIssue,
+  MAX_JSON_DEPTH,
+  markChecked,
+  offsetPastDepth,
+  pathPastDepth,
+  treeNestsPast,
+} from './depth.js';
 
 export type JsonTextResult = { ok: true; value: JsonValue } | { ok: false; issue: ValidationIssue };
 
@@ -20,8 +27,8 @@ export function parseJsonText(text: string): JsonTextResult {
   } catch (error) {
     return { ok: false, issue: syntaxIssue(source, error) };
   }
-  const path = pathPastDepth(value);
-  if (path !== undefined) return { ok: false, issue: depthIssue(path) };
+  if (treeNestsPast(value)) return { ok: false, issue: depthIssue(pathPastDepth(value) ?? []) };
+  markChecked(value);
   return { ok: true, value };
 }
 
