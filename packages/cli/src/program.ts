@@ -9,6 +9,7 @@ import { registerRegister } from './commands/register.js';
 import { registerResolve } from './commands/resolve.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
+import { registerToken } from './commands/token.js';
 import { registerValidate } from './commands/validate.js';
 
 export const VERSION = '0.1.0';
@@ -35,5 +36,6 @@ export function createProgram(): Command {
   registerSearch(program);
   registerCrawl(program);
   registerImport(program);
+  registerToken(program);
   return program;
 }

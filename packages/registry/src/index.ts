@@ -27,6 +27,8 @@ export type * from './records/types.js';
 export { formatView, metadataView, storedMetadata, summaryView } from './records/views.js';
 export {
   createRegistry,
+  isRegistryDatabase,
+  openRegistryStore,
   REGISTRY_VERSION,
   type Registry,
   type RegistryCrawlOptions,
@@ -48,5 +50,5 @@ export type { HistoryEntry, RecordDraft } from './store/agents.js';
 export type { AuditEntry } from './store/audit.js';
 export type { AgentFilters } from './store/filters.js';
 export { RegistryStore, type StoreOptions } from './store/store.js';
-export { hashToken, type TokenInfo } from './store/tokens.js';
+export { ACCESS_NAME, hashToken, type TokenInfo } from './store/tokens.js';
 export * from './synthetic/index.js';

@@ -3,9 +3,10 @@
  * AIDIP HTTP API. `createRegistry` opens (and migrates) the store, makes sure there is an admin token, loads the
  * search index and returns a web-standard `fetch` handler; `serveRegistry` puts it on a port.
  */
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSecureFetcher, type SecureFetcher } from '@agentry/client';
-import { serve } from '@hono/node-server';
+import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import type { Kysely } from 'kysely';
 import pino, { type Logger } from 'pino';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './access/rate-limit.js';
@@ -46,6 +47,7 @@ import {
   searchMigrations,
   type UseLiteOptions,
 } from './search/index.js';
+import { sqliteFileHasTables } from './store/sqlite.js';
 import { RegistryStore } from './store/store.js';
 
 export const REGISTRY_VERSION = '0.1.0';
@@ -151,16 +153,7 @@ export interface Registry {
 
 export async function createRegistry(options: RegistryOptions): Promise<Registry> {
   const logger = options.logger ?? defaultLogger();
-  const store = await RegistryStore.open({
-    path: options.databasePath,
-    metadataOf: storedMetadata,
-    // The crawler's tables always exist, so that `agentry crawl` and `agentry serve` can share one file.
-    extraMigrations: {
-      ...searchMigrations,
-      ...crawlMigrations,
-      '2026-11-22-204-federation-sources': federationSourcesMigration,
-    },
-  });
+  const store = await openRegistryStore(options.databasePath);
   let crawl: { crawler: Crawler; close(): Promise<void> } | undefined;
   /** What runs in the background until the registry closes (background embedding, mirrored registries). */
   const backgroundWork: Array<{ close(): Promise<void> }> = [];
@@ -231,6 +224,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
         trustProxy: options.trustProxy === true,
         version: REGISTRY_VERSION,
         ...(options.answerCache === false ? { answerCache: false } : {}),
+        crawling: options.crawl?.enabled === true,
       },
       logger,
     };
@@ -262,15 +256,42 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
   }
 }
 
+/**
+ * The store of a registry database, migrated as `createRegistry` migrates it (every part's tables), without the
+ * rest of the registry: for work on the file alone, such as `agentry token` minting a token offline.
+ */
+export async function openRegistryStore(databasePath: string): Promise<RegistryStore> {
+  return RegistryStore.open({
+    path: databasePath,
+    metadataOf: storedMetadata,
+    // The crawler's tables always exist, so that `agentry crawl` and `agentry serve` can share one file.
+    extraMigrations: {
+      ...searchMigrations,
+      ...crawlMigrations,
+      '2026-11-22-204-federation-sources': federationSourcesMigration,
+    },
+  });
+}
+
+/** Whether `databasePath` is a registry database already (its migrations applied once): read only, never created. */
+export function isRegistryDatabase(databasePath: string): boolean {
+  return sqliteFileHasTables(databasePath, ['kysely_migration', 'agents', 'tokens']);
+}
+
 export interface ServeOptions {
-  /** Default 0: any free port. */
+  /** Default 0: any free port. Ignored with a listening `server`. */
   port?: number;
-  /** Default `127.0.0.1`. */
+  /** Default `127.0.0.1`. Ignored with a listening `server`. */
   hostname?: string;
+  /**
+   * Serve on this server (http or https) instead of a new one; it is listened on unless it already is. A command
+   * binds its port first, so that a port in use is reported before the database is created.
+   */
+  server?: Server;
 }
 
 export interface ServedRegistry {
-  /** `http://host:port`, without a trailing slash. */
+  /** `http://host:port` (`https://` on a TLS server), without a trailing slash. */
   url: string;
   port: number;
   /** Stops accepting connections and closes open ones; does not close the registry. */
@@ -280,32 +301,40 @@ export interface ServedRegistry {
 /** Serves the registry over HTTP with @hono/node-server (put TLS in front in production: AIDIP §9). */
 export async function serveRegistry(registry: Registry, options: ServeOptions = {}): Promise<ServedRegistry> {
   const hostname = options.hostname ?? '127.0.0.1';
-  return new Promise((resolve, reject) => {
-    const server = serve(
-      {
-        fetch: (request, env) => {
-          const remoteAddress = env.incoming.socket.remoteAddress;
-          return registry.fetch(request, remoteAddress === undefined ? {} : { remoteAddress });
-        },
-        port: options.port ?? 0,
-        hostname,
+  const server = options.server ?? createServer();
+  server.on(
+    'request',
+    getRequestListener(
+      (request, env: HttpBindings | Http2Bindings) => {
+        const remoteAddress = env.incoming.socket.remoteAddress;
+        return registry.fetch(request, remoteAddress === undefined ? {} : { remoteAddress });
       },
-      (info: AddressInfo) => {
+      { hostname },
+    ),
+  );
+  if (!server.listening) {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, hostname, () => {
         server.off('error', reject);
-        const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-        resolve({
-          url: `http://${host}:${info.port}`,
-          port: info.port,
-          close: () =>
-            new Promise<void>((done) => {
-              server.close(() => done());
-              if ('closeAllConnections' in server) server.closeAllConnections();
-            }),
-        });
-      },
-    );
-    server.once('error', reject);
-  });
+        resolve();
+      });
+    });
+  }
+  const info = server.address() as AddressInfo;
+  const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+  // An https.Server is a tls.Server: it has the TLS context methods an http.Server lacks.
+  const scheme =
+    typeof (server as { setSecureContext?: unknown }).setSecureContext === 'function' ? 'https' : 'http';
+  return {
+    url: `${scheme}://${host}:${info.port}`,
+    port: info.port,
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /** The registries of `options.sources` imported in the background; `close` stops that and closes the fetcher it made. */

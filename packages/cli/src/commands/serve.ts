@@ -3,18 +3,19 @@
  * on an embedded SQLite file. `--demo` also hosts the example agents on loopback and registers them, which is
  * what `npm start` runs.
  */
-import { createSecureFetcher } from '@agentry/client';
+import { createSecureFetcher, type SecureFetcher } from '@agentry/client';
 import {
   adminTokenFromEnv,
   chosenUseLiteEngine,
   createRegistry,
+  type Registry,
   type RegistryOptions,
   serveRegistry,
 } from '@agentry/registry';
 import type { Command } from 'commander';
 import { startDemoAgents } from '../io/demo.js';
 import { EXIT, UsageError } from '../io/errors.js';
-import { fetchPolicy } from '../io/network.js';
+import { fetchPolicy, NETWORK_OPTIONS, type NetworkOptions } from '../io/network.js';
 import { registryUrl } from '../io/registry-client.js';
 import {
   CRAWL_LIMIT_OPTIONS,
@@ -22,9 +23,9 @@ import {
   environmentSettings,
   registryOptionsFrom,
 } from '../io/registry-options.js';
-import { parsePort, untilInterrupted } from '../io/server.js';
+import { listeningServer, parsePort, untilInterrupted } from '../io/server.js';
 
-interface ServeCommandOptions extends CrawlLimitFlags {
+interface ServeCommandOptions extends CrawlLimitFlags, NetworkOptions {
   port?: string;
   hostname?: string;
   db?: string;
@@ -68,6 +69,8 @@ export function registerServe(program: Command): void {
       'mirror these registries (the official MCP Registry, or Agentry registries): imported at start, then every --import-interval (see agentry import)',
     )
     .option('--import-interval <minutes>', 'minutes between imports of each --import registry', '60')
+    .option(...NETWORK_OPTIONS.allowHttp)
+    .option(...NETWORK_OPTIONS.allowPrivateNetwork)
     .option('--json', 'print where it listens (and the admin token, when new) as one JSON line')
     .addHelpText(
       'after',
@@ -83,19 +86,7 @@ export function registerServe(program: Command): void {
         registryOptions.publicUrl = options.publicUrl;
       }
 
-      const demo = options.demo ? await startDemoAgents() : undefined;
-      if (demo !== undefined) {
-        // The gateway may call the demo agents (plain HTTP on loopback, their ports only), nothing else private.
-        registryOptions.fetcher = createSecureFetcher({
-          allowHttp: true,
-          allowAddresses: demo.hosts.map((host) => `127.0.0.1:${new URL(host.url).port}`),
-          userAgent: 'agentry-registry/0.1',
-        });
-      }
-      if (options.crawl) {
-        registryOptions.crawl = { ...registryOptions.crawl, enabled: true };
-        if (registryOptions.fetcher !== undefined) registryOptions.crawl.fetcher = registryOptions.fetcher;
-      }
+      let imports: { sources: string[]; intervalMs: number } | undefined;
       if (options.import !== undefined && options.import.length > 0) {
         const minutes = Number(options.importInterval);
         if (!Number.isFinite(minutes) || minutes < 1) {
@@ -103,20 +94,53 @@ export function registerServe(program: Command): void {
             `--import-interval must be a number of minutes, at least 1, not "${options.importInterval}"`,
           );
         }
-        registryOptions.imports = {
-          sources: options.import.map(importSource),
-          intervalMs: minutes * 60_000,
-          // AGENTRY_ALLOW_HTTP and AGENTRY_ALLOW_PRIVATE_NETWORK let it mirror a registry on this machine.
-          fetcher: createSecureFetcher({
-            ...fetchPolicy({}),
-            cache: false,
-            userAgent: 'agentry-registry/0.1',
-          }),
-        };
+        imports = { sources: options.import.map(importSource), intervalMs: minutes * 60_000 };
       }
       const search = searchSummary(registryOptions);
-      const registry = await createRegistry(registryOptions);
-      const served = await serveRegistry(registry, { port, hostname });
+
+      // The port first: one in use is a usage error before the database (and its admin token, shown once) is made.
+      const { server } = await listeningServer(port, hostname);
+      // What the registry fetches with (gateway, crawler, imports): --allow-http and --allow-private-network, or
+      // AGENTRY_ALLOW_HTTP and AGENTRY_ALLOW_PRIVATE_NETWORK, as every fetching command reads them.
+      const policy = fetchPolicy(options);
+      const fetchers: SecureFetcher[] = [];
+      let demo: Awaited<ReturnType<typeof startDemoAgents>> | undefined;
+      let registry: Registry | undefined;
+      let served: Awaited<ReturnType<typeof serveRegistry>>;
+      try {
+        demo = options.demo ? await startDemoAgents() : undefined;
+        if (demo !== undefined || policy.allowHttp || policy.allowPrivateNetwork) {
+          // With --demo, the demo agents too (plain HTTP on loopback, their ports only), nothing else private.
+          const fetcher = createSecureFetcher({
+            ...policy,
+            ...(demo === undefined
+              ? {}
+              : {
+                  allowHttp: true,
+                  allowAddresses: demo.hosts.map((host) => `127.0.0.1:${new URL(host.url).port}`),
+                }),
+            cache: false,
+            userAgent: 'agentry-registry/0.1',
+          });
+          fetchers.push(fetcher);
+          registryOptions.fetcher = fetcher;
+          registryOptions.crawl = { enabled: false, ...registryOptions.crawl, fetcher };
+        }
+        if (options.crawl) registryOptions.crawl = { ...registryOptions.crawl, enabled: true };
+        if (imports !== undefined) {
+          const fetcher = createSecureFetcher({ ...policy, cache: false, userAgent: 'agentry-registry/0.1' });
+          fetchers.push(fetcher);
+          registryOptions.imports = { ...imports, fetcher };
+        }
+        registry = await createRegistry(registryOptions);
+        served = await serveRegistry(registry, { server });
+      } catch (error) {
+        server.close();
+        await registry?.close();
+        for (const fetcher of fetchers) await fetcher.close();
+        await demo?.close();
+        throw error;
+      }
       const publicUrl = registryOptions.publicUrl ?? served.url;
       const registered = demo ? await demo.register(registry) : [];
 
@@ -139,7 +163,9 @@ export function registerServe(program: Command): void {
         out(`  API        ${publicUrl}/openapi.json`);
         out(`  search     ${search.text}`);
         if (registry.adminToken !== undefined) {
-          out(`  admin token (shown once; keep it): ${registry.adminToken}`);
+          out(
+            `  admin token (shown once; keep it; if lost: agentry token --db ${shellWord(registryOptions.databasePath)} --role admin): ${registry.adminToken}`,
+          );
         } else if (adminTokenFromEnv() !== undefined) {
           out('  admin token from AGENTRY_ADMIN_TOKEN');
         }
@@ -148,7 +174,7 @@ export function registerServe(program: Command): void {
       await interrupted;
       await served.close();
       await registry.close();
-      await registryOptions.imports?.fetcher?.close();
+      for (const fetcher of fetchers) await fetcher.close();
       await demo?.close();
       process.exitCode = EXIT.ok;
     });
@@ -179,6 +205,11 @@ function searchSummary(options: RegistryOptions): { text: string; json: Record<s
     text: `hybrid, USE-lite embeddings on the ${engine} engine${note}`,
     json: { mode: 'hybrid', embeddings: 'use-lite', engine },
   };
+}
+
+/** `text` as one shell word: as it is when that is safe, else single-quoted. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /** A registry given to --import, as `agentry import` reads one. */

@@ -10,14 +10,18 @@ export interface NetworkOptions {
   allowPrivateNetwork?: boolean;
 }
 
+/** `--allow-http` and `--allow-private-network`: flags and description. */
+export const NETWORK_OPTIONS = {
+  allowHttp: ['--allow-http', 'allow plain http:// URLs (also AGENTRY_ALLOW_HTTP=1); for local development'],
+  allowPrivateNetwork: [
+    '--allow-private-network',
+    'allow loopback, private and link-local addresses (also AGENTRY_ALLOW_PRIVATE_NETWORK=1); for local development',
+  ],
+} as const;
+
 /** Adds `--allow-http` and `--allow-private-network` to a command. */
 export function addNetworkOptions(command: Command): Command {
-  return command
-    .option('--allow-http', 'allow plain http:// URLs (also AGENTRY_ALLOW_HTTP=1); for local development')
-    .option(
-      '--allow-private-network',
-      'allow loopback, private and link-local addresses (also AGENTRY_ALLOW_PRIVATE_NETWORK=1); for local development',
-    );
+  return command.option(...NETWORK_OPTIONS.allowHttp).option(...NETWORK_OPTIONS.allowPrivateNetwork);
 }
 
 function envFlag(name: string): boolean {

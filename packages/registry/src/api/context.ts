@@ -39,6 +39,8 @@ export interface ApiSettings {
   version: string;
   /** Keep answers to reads (listings, single agents) until the next write; default true. */
   answerCache?: boolean;
+  /** Whether this registry crawls its queue in the background (`agentry serve --crawl`); default false. */
+  crawling?: boolean;
 }
 
 /** Keeps the search index in step with the store; failures are logged, the store stays the copy of record. */

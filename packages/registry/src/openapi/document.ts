@@ -424,13 +424,14 @@ const PATHS: JsonObject = {
       requestBody: { required: true, content: json(ref('HostRequest')) },
       responses: {
         '201': {
-          description: 'Queued: its status.',
+          description:
+            'Queued: its status, and whether this registry crawls it (`crawling`; a `warning` when it does not).',
           headers: { Location: { schema: { type: 'string', format: 'uri' } } },
-          content: json(ref('CrawlHost')),
+          content: json(ref('HostAdded')),
         },
         '200': {
-          description: 'Already queued: its status (nothing changed).',
-          content: json(ref('CrawlHost')),
+          description: 'Already queued: its status (nothing changed), and whether this registry crawls it.',
+          content: json(ref('HostAdded')),
         },
         ...problem(400, 403),
       },

@@ -517,6 +517,27 @@ export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
       documents: { type: 'integer', minimum: 0, description: 'Documents read at the last crawl.' },
     },
   },
+  HostAdded: {
+    allOf: [
+      ref('CrawlHost'),
+      {
+        type: 'object',
+        required: ['crawling'],
+        properties: {
+          crawling: {
+            type: 'boolean',
+            description:
+              'Whether this registry crawls its queue in the background (`agentry serve --crawl`). When false, the origin waits until a crawler runs on its database.',
+          },
+          warning: {
+            type: 'string',
+            description:
+              'Present when `crawling` is false: what that means and how to have the origin crawled.',
+          },
+        },
+      },
+    ],
+  },
   CrawlHostDetail: {
     allOf: [
       ref('CrawlHost'),

@@ -42,6 +42,30 @@ export function openSqlite<Tables>(options: SqliteOptions): { db: Kysely<Tables>
   return { db, dialect: sqliteDialect(database, counting.changeCount, busyTimeoutMs) };
 }
 
+/**
+ * Whether the SQLite file at `path` exists and holds every one of `tables` (read only: a missing file is not
+ * created, and a file that is not SQLite answers false).
+ */
+export function sqliteFileHasTables(path: string, tables: readonly string[]): boolean {
+  let database: Database.Database;
+  try {
+    database = new Database(path, { readonly: true, fileMustExist: true });
+  } catch {
+    return false;
+  }
+  try {
+    const rows = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{
+      name: string;
+    }>;
+    const present = new Set(rows.map((row) => row.name));
+    return tables.every((table) => present.has(table));
+  } catch {
+    return false;
+  } finally {
+    database.close();
+  }
+}
+
 function sqliteDialect(
   database: Database.Database,
   changeCount: () => number,

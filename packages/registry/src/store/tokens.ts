@@ -27,6 +27,9 @@ export interface NewToken {
 /** The id of the admin token: one row, replaced when the token changes. */
 export const ADMIN_TOKEN_ID = 'admin';
 
+/** A publisher or group name a token may carry: 1 to 64 letters, digits and `. _ : @ -`, starting with a letter or digit. */
+export const ACCESS_NAME = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$/;
+
 export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
@@ -152,15 +155,7 @@ export class TokenStore {
     const hash = hashToken(plaintext);
     if (stored?.token_hash === hash) return undefined;
     const at = this.#now();
-    const row: TokensTable = {
-      id: ADMIN_TOKEN_ID,
-      token_hash: hash,
-      role: 'admin',
-      publisher: 'admin',
-      groups: '[]',
-      created_at: at,
-      revoked_at: null,
-    };
+    const row = adminRow(hash, at);
     const made = await this.#db.transaction().execute(async (trx) => {
       if (token === undefined) {
         // A generated token is stored only if there still is none: processes starting together on a new file
@@ -186,6 +181,39 @@ export class TokenStore {
     });
     return made && token === undefined ? plaintext : undefined;
   }
+
+  /**
+   * Replaces the admin token with a new one (`agentry token --role admin`, for a lost one): the old one stops
+   * working. Returns the plaintext, the one time anyone can see it.
+   */
+  async replaceAdmin(actor: string): Promise<{ token: string; info: TokenInfo }> {
+    const token = generateToken();
+    const row = adminRow(hashToken(token), this.#now());
+    await this.#db.transaction().execute(async (trx) => {
+      const removed = await trx.deleteFrom('tokens').where('id', '=', ADMIN_TOKEN_ID).executeTakeFirst();
+      await trx.insertInto('tokens').values(row).execute();
+      await writeAudit(trx, {
+        at: row.created_at,
+        actor,
+        action: Number(removed.numDeletedRows) === 0 ? 'token.create' : 'token.rotate',
+        target: ADMIN_TOKEN_ID,
+        details: { role: 'admin', source: 'generated' },
+      });
+    });
+    return { token, info: infoFromRow(row) };
+  }
+}
+
+function adminRow(hash: string, at: string): TokensTable {
+  return {
+    id: ADMIN_TOKEN_ID,
+    token_hash: hash,
+    role: 'admin',
+    publisher: 'admin',
+    groups: '[]',
+    created_at: at,
+    revoked_at: null,
+  };
 }
 
 function infoFromRow(row: TokensTable): TokenInfo {

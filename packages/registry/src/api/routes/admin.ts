@@ -3,13 +3,14 @@ import type { JsonValue } from '@agentry/core';
 import type { Hono } from 'hono';
 import { actorOf } from '../../access/callers.js';
 import type { TokenRole } from '../../store/schema.js';
+import { ACCESS_NAME } from '../../store/tokens.js';
 import { readJsonBody } from '../body.js';
 import type { ApiEnv, RegistryServices } from '../context.js';
 import { requireAdmin } from '../guards.js';
 import { invalidInput, notFound } from '../problems.js';
 import { jsonResponse } from '../respond.js';
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$/;
+const NAME = ACCESS_NAME;
 const ROLES: readonly TokenRole[] = ['publisher', 'client'];
 
 export function adminRoutes(app: Hono<ApiEnv>, services: RegistryServices): void {

@@ -23,6 +23,10 @@ import { jsonResponse } from '../respond.js';
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
 
+/** What `POST /hosts` says when this registry does not crawl in the background. */
+const NOT_CRAWLING =
+  'This registry does not crawl in the background, so the origin waits in the queue until a crawler runs on its database: restart it with agentry serve --crawl, or run agentry crawl <origin> --db <its database file>.';
+
 export function hostRoutes(app: Hono<ApiEnv>, services: RegistryServices): void {
   const { crawler, settings, store } = services;
 
@@ -51,7 +55,10 @@ export function hostRoutes(app: Hono<ApiEnv>, services: RegistryServices): void 
       });
     }
     const status = (await crawler.host(origin.value))!;
-    return jsonResponse(hostView(status), added.length > 0 ? 201 : 200, {
+    // Queued either way (a crawler on the same database takes it); the answer says whether this registry crawls.
+    const crawling = settings.crawling === true;
+    const answer = { ...hostView(status), crawling, ...(crawling ? {} : { warning: NOT_CRAWLING }) };
+    return jsonResponse(answer, added.length > 0 ? 201 : 200, {
       location: `${c.get('baseUrl')}/hosts/${encodeURIComponent(origin.value)}`,
     });
   });

@@ -1,0 +1,235 @@
+/**
+ * Starting `agentry serve` as a new user meets it, with real processes on loopback and real SQLite files: a port
+ * in use is a usage error before any database is made; `agentry token` mints a token offline on the database file
+ * (every example of its --help run as written, against a registry running on that file); and `serve` fetches
+ * (gateway, crawler) as AGENTRY_ALLOW_HTTP / AGENTRY_ALLOW_PRIVATE_NETWORK or --allow-http /
+ * --allow-private-network say, so an agent hosted on this machine is invoked through the registry.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { agentry, agentryAsync, agentryServer, type Run, root } from './run-cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'agentry-cli-serve-start-'));
+const bin = join(root, 'packages/cli/dist/bin.js');
+
+after(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs `agentry` with these arguments in `cwd`, as a user would type them there. */
+function agentryIn(cwd: string, args: string[]): Promise<Run> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', AGENTRY_DB: '', AGENTRY_ADMIN_TOKEN: '' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.stdin.end();
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
+}
+
+async function call(
+  url: string,
+  path: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown; text: string }> {
+  const response = await fetch(`${url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, json, text };
+}
+
+describe('agentry serve on a port in use', () => {
+  test('is a usage error naming --port, and makes no database (so no admin token is lost)', async () => {
+    const taken = createServer();
+    await new Promise<void>((listening) => taken.listen(0, '127.0.0.1', listening));
+    const { port } = taken.address() as { port: number };
+    const database = join(dir, 'never.db');
+    try {
+      const run = await agentryAsync(
+        ['serve', '--port', String(port), '--db', database, '--embeddings', 'none'],
+        { AGENTRY_ADMIN_TOKEN: '' },
+      );
+      assert.equal(run.status, 2, run.stderr);
+      assert.equal(run.stderr, `agentry: port ${port} is in use on 127.0.0.1: pick another with --port\n`);
+      assert.equal(run.stdout, '');
+      assert.equal(existsSync(database), false, 'the database file is not created');
+    } finally {
+      await new Promise((closed) => taken.close(closed));
+    }
+  });
+});
+
+describe('agentry token', () => {
+  test('every example of --help runs as written and mints what it says, on a running registry file', async () => {
+    const cwd = mkdtempSync(join(dir, 'token-'));
+    // The examples name registry.db: the file of a registry running in that directory.
+    const registry = await agentryServer(
+      ['serve', '--port', '0', '--db', join(cwd, 'registry.db'), '--embeddings', 'none', '--json'],
+      { AGENTRY_ADMIN_TOKEN: '' },
+    );
+    try {
+      const url = String(registry.ready['url']);
+      const firstAdmin = String(registry.ready['adminToken']);
+      assert.match(firstAdmin, /^agentry_/);
+
+      const help = agentry(['token', '--help']);
+      assert.equal(help.status, 0);
+      const examples = help.stdout
+        .slice(help.stdout.indexOf('Examples:'))
+        .split('\n')
+        .filter((line) => line.startsWith('  agentry '))
+        .map((line) => line.trim().split(/\s+/).slice(1));
+      assert.equal(examples.length, 3, help.stdout);
+
+      const runs = new Map<string, Run>();
+      for (const args of examples) {
+        const run = await agentryIn(cwd, args);
+        assert.equal(run.status, 0, `agentry ${args.join(' ')}: ${run.stderr}`);
+        assert.equal(run.stderr, '');
+        runs.set(args[args.indexOf('--role') + 1]!, run);
+      }
+
+      // --role admin: a new admin token, which works at once; the lost one no longer does.
+      const admin = /\(shown once; keep it\): (agentry_\S+)$/m.exec(runs.get('admin')!.stdout)?.[1];
+      assert.ok(admin, runs.get('admin')!.stdout);
+      assert.match(runs.get('admin')!.stdout, /the previous admin token no longer works/);
+      assert.equal((await call(url, '/admin/audit', admin)).status, 200);
+      assert.equal((await call(url, '/admin/audit', firstAdmin)).status, 401);
+
+      // --role publisher --publisher acme: registers agents owned by acme.
+      const publisher = /\(shown once; keep it\): (agentry_\S+)$/m.exec(runs.get('publisher')!.stdout)?.[1];
+      assert.ok(publisher, runs.get('publisher')!.stdout);
+      assert.match(runs.get('publisher')!.stdout, /publisher token for acme/);
+      const document = JSON.parse(readFileSync(join(root, 'examples/documents/flights.agent.json'), 'utf8'));
+      const registered = await call(url, '/agents', publisher, document);
+      assert.equal(registered.status, 201, registered.text);
+      const owner = (registered.json as { registry?: { owner?: string } }).registry?.owner;
+      assert.equal(owner, 'acme');
+
+      // --role client --groups team-a,team-b --json: one JSON object for scripts; the token reads the registry.
+      const client = JSON.parse(runs.get('client')!.stdout) as Record<string, unknown>;
+      assert.equal(client['role'], 'client');
+      assert.deepEqual(client['groups'], ['team-a', 'team-b']);
+      assert.equal(client['publisher'], null);
+      assert.equal(client['database'], 'registry.db');
+      assert.match(String(client['token']), /^agentry_/);
+      assert.equal((await call(url, '/agents', String(client['token']))).status, 200);
+    } finally {
+      assert.equal(await registry.stop(), 0);
+    }
+  });
+
+  test('a missing file, a file that is not a registry, or a wrong role is one line and exit 2', async () => {
+    const missing = join(dir, 'missing.db');
+    const notRegistry = join(dir, 'notes.txt');
+    writeFileSync(notRegistry, 'not a database');
+    for (const [args, message] of [
+      [['--db', missing, '--role', 'admin'], /^agentry: no registry database at .*missing\.db: pass --db/],
+      [
+        ['--db', notRegistry, '--role', 'admin'],
+        /^agentry: .*notes\.txt is not a registry database: pass --db/,
+      ],
+      [
+        ['--db', missing, '--role', 'owner'],
+        /^agentry: --role must be admin, publisher or client, not "owner"/,
+      ],
+      [['--db', missing, '--role', 'publisher'], /^agentry: --role publisher needs --publisher <name>/],
+      [['--db', missing], /required option '--role <role>' not specified/],
+    ] as const) {
+      const run = agentry(['token', ...args]);
+      assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, message);
+      assert.equal(run.stdout, '');
+      assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+    }
+    assert.equal(existsSync(missing), false, 'a missing database is not created');
+  });
+});
+
+describe('agentry serve fetches as the network settings allow', () => {
+  test('with AGENTRY_ALLOW_HTTP/AGENTRY_ALLOW_PRIVATE_NETWORK or the flags, it invokes an agent hosted on this machine', async () => {
+    const host = await agentryServer([
+      'host',
+      join(root, 'examples/summarizer/agent.ts'),
+      '--port',
+      '0',
+      '--json',
+    ]);
+    const allowed = { AGENTRY_ALLOW_HTTP: '1', AGENTRY_ALLOW_PRIVATE_NETWORK: '1' };
+    try {
+      const description = `${String(host.ready['baseUrl'])}/.well-known/woa.json`;
+      for (const [name, flags, env] of [
+        ['the environment variables', [], allowed],
+        ['the flags', ['--allow-http', '--allow-private-network'], {}],
+      ] as const) {
+        const registry = await agentryServer(
+          [
+            'serve',
+            '--port',
+            '0',
+            '--db',
+            join(dir, `network-${flags.length}.db`),
+            '--embeddings',
+            'none',
+            '--json',
+            ...flags,
+          ],
+          { ...env, AGENTRY_ADMIN_TOKEN: '' },
+        );
+        try {
+          const url = String(registry.ready['url']);
+          const token = String(registry.ready['adminToken']);
+          const registered = await agentryAsync(
+            ['register', description, '--registry', url, '--token', token, '--all', '--json'],
+            allowed,
+          );
+          assert.equal(registered.status, 0, registered.stderr);
+          const ids = (
+            (JSON.parse(registered.stdout) as { results?: Array<{ id: string }> }).results ?? []
+          ).map((result) => result.id);
+          assert.equal(ids.length, 1, registered.stdout);
+          const invoked = await call(url, `/agents/${encodeURIComponent(ids[0]!)}/invoke`, token, {
+            operation: 'default',
+            input: {
+              text: 'Registries find agents. They also call those agents for you whenever you ask.',
+              max_words: 10,
+            },
+          });
+          assert.equal(invoked.status, 200, `with ${name}: ${invoked.text}`);
+          assert.deepEqual(invoked.json, { summary: 'Registries find agents.' });
+        } finally {
+          assert.equal(await registry.stop(), 0);
+        }
+      }
+    } finally {
+      assert.equal(await host.stop(), 0);
+    }
+  });
+});
