@@ -7,6 +7,11 @@
  * the same run on the same bytes (in alternating slices, best of each), is JSON.parse alone. Target (issue 2):
  * ≥ 10,000 five-agent documents/s per format.
  *
+ * A second table reads a WoT TD whose security scheme (a string the official TD schema matches against `.+:.*`) is
+ * 1 MiB long against the same TD with a 1 KiB scheme. Schema patterns are matched in linear time
+ * (packages/core/src/json-schema/linear-regexp.ts), so the 1 MiB TD costs no more per byte than the 1 KiB one
+ * (target: at most 2× per byte); under JavaScript's backtracking RegExp the pattern is quadratic (32 KiB took 2.6 s).
+ *
  *   npm run bench            human-readable table
  *   npm run bench -- --json  machine-readable figures
  */
@@ -109,9 +114,77 @@ for (const format of FORMAT_NAMES) {
   });
 }
 
+/** Per-byte cost of the 1 MiB TD over that of the 1 KiB one must stay at or under this. */
+const LONG_FIELD_TARGET = 2;
+
+/** A valid TD whose security scheme is `length` characters long (`x-vendor:aaa…`). */
+function thingWithSchemeOf(length: number): string {
+  return JSON.stringify({
+    '@context': 'https://www.w3.org/2022/wot/td/v1.1',
+    title: 'Lamp',
+    securityDefinitions: { custom: { scheme: `x-vendor:${'a'.repeat(length - 9)}` } },
+    security: ['custom'],
+    properties: { on: { type: 'boolean', forms: [{ href: 'https://lamp.example/on' }] } },
+  });
+}
+
+/** The best time of one call of `round`, in ms, over slices of about 50 ms each (after one warm-up slice). */
+function bestTime(round: () => void, slices = 8): number {
+  const start = performance.now();
+  round();
+  const once = Math.max(performance.now() - start, 0.001);
+  const perSlice = Math.max(1, Math.round(50 / once));
+  let best = Number.POSITIVE_INFINITY;
+  for (let slice = 0; slice <= slices; slice++) {
+    const begin = performance.now();
+    for (let i = 0; i < perSlice; i++) round();
+    const each = (performance.now() - begin) / perSlice;
+    if (slice > 0) best = Math.min(best, each);
+  }
+  return best;
+}
+
+interface LongFieldRow {
+  field: string;
+  bytes: number;
+  ms: number;
+  jsonParseMs: number;
+}
+
+const longField: LongFieldRow[] = [];
+for (const length of [1024, 1024 * 1024]) {
+  const text = thingWithSchemeOf(length);
+  const result = readDocumentText(text);
+  if (!result.valid || result.format !== 'td')
+    throw new Error(`the long-field TD does not read back cleanly: ${JSON.stringify(result.issues)}`);
+  longField.push({
+    field: `scheme of ${length === 1024 ? '1 KiB' : '1 MiB'}`,
+    bytes: text.length,
+    ms: bestTime(() => readDocumentText(text)),
+    jsonParseMs: bestTime(() => JSON.parse(text)),
+  });
+}
+const [small, large] = longField as [LongFieldRow, LongFieldRow];
+const longFieldSummary = {
+  timeRatio: Number((large.ms / small.ms).toFixed(1)),
+  sizeRatio: Number((large.bytes / small.bytes).toFixed(1)),
+  perByteRatio: Number((large.ms / large.bytes / (small.ms / small.bytes)).toFixed(3)),
+  target: LONG_FIELD_TARGET,
+  meetsTarget: large.ms / large.bytes <= (LONG_FIELD_TARGET * small.ms) / small.bytes,
+};
+
 if (process.argv.includes('--json')) {
   process.stdout.write(
-    `${JSON.stringify({ target: TARGET_PER_SECOND, node: process.version, rows }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        target: TARGET_PER_SECOND,
+        node: process.version,
+        rows,
+        longField: { rows: longField, ...longFieldSummary },
+      },
+      null,
+      2,
+    )}\n`,
   );
 } else {
   console.log(
@@ -124,4 +197,16 @@ if (process.argv.includes('--json')) {
       `${r.format.padEnd(12)} ${String(r.bytes).padStart(6)}  ${r.documentsPerSecond.toLocaleString('en').padStart(8)}  ${String(r.microsecondsPerDocument).padStart(8)}   ${r.jsonParsePerSecond.toLocaleString('en').padStart(17)}   ${String(r.costVsJsonParse).padStart(12)}   ${r.meetsTarget ? 'met' : 'MISSED'}`,
     );
   }
+  console.log(
+    '\nWoT TD with one long string field (the security scheme, matched against `.+:.*`), read as above',
+  );
+  console.log('field              bytes        ms/doc   JSON.parse ms   × JSON.parse');
+  for (const r of longField) {
+    console.log(
+      `${r.field.padEnd(15)} ${String(r.bytes).padStart(8)}  ${r.ms.toFixed(4).padStart(12)}  ${r.jsonParseMs.toFixed(4).padStart(14)}   ${(r.ms / r.jsonParseMs).toFixed(1).padStart(12)}`,
+    );
+  }
+  console.log(
+    `1 MiB / 1 KiB: ${longFieldSummary.timeRatio}× the time for ${longFieldSummary.sizeRatio}× the bytes; per byte ${longFieldSummary.perByteRatio}× (target ≤ ${LONG_FIELD_TARGET}×: ${longFieldSummary.meetsTarget ? 'met' : 'MISSED'})`,
+  );
 }
