@@ -96,6 +96,26 @@ describe('TLS', () => {
     await assert.rejects(fetcher({}).fetch(`https://agent.test:${selfSignedServer.port}/`), NetworkError);
   });
 
+  it('says a server that answers https:// in plain HTTP is a plain HTTP server, not a bad certificate', async () => {
+    const plain = await startLoopback((_request, response) => reply(response, 200, {}, 'plain'));
+    try {
+      const url = `https://127.0.0.1:${plain.port}/agent.json?x=1`;
+      await assert.rejects(fetcher({}).fetch(url), (error: unknown) => {
+        assert.ok(error instanceof NetworkError, String(error));
+        assert.match(
+          error.message,
+          new RegExp(
+            `answered in plain HTTP, not TLS; use http://127\\.0\\.0\\.1:${plain.port}/agent\\.json\\?x=1`,
+          ),
+        );
+        assert.doesNotMatch(error.message, /certificate/i);
+        return true;
+      });
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('adds extra CAs to the bundled roots rather than replacing them', () => {
     // Node's `ca` option replaces the bundled roots, so the policy passes both.
     const trusted = effectivePolicy({ ca: tls.ca }).ca ?? [];
