@@ -191,16 +191,19 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
       return count;
     };
     if (options.reindexOnStart === true) await reindex();
+    // Entries the identity migration merged: their old ids leave the index, the entries they joined are indexed anew.
+    await store.agents.reindexMerged(sync);
 
     const gateway = createGateway({
       ...(options.fetcher === undefined ? {} : { fetcher: options.fetcher }),
       ...(options.gatewayTimeoutMs === undefined ? {} : { timeoutMs: options.gatewayTimeoutMs }),
     });
     const crawlSink = createCrawlSink(store, sync);
+    const importSink = createCrawlSink(store, sync, { arrival: 'imported' });
     // The federation's table is in the store's database; Kysely's table map is invariant, so the handle is re-typed.
     const federationDb = store.db as unknown as Kysely<FederationTables>;
     const importFrom = (importOptions: RegistryImport) =>
-      importRegistry(federationDb, crawlSink, importOptions);
+      importRegistry(federationDb, importSink, importOptions);
     if ((options.imports?.sources.length ?? 0) > 0) {
       backgroundWork.push(mirrorRegistries(importFrom, options.imports!, logger));
     }

@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'UnsupportedMediaType'
   | 'RateLimited'
   | 'QuotaExceeded'
+  | 'Conflict'
   | 'InternalError';
 
 export interface ProblemFailure {

@@ -113,8 +113,11 @@ function mergeGroup(origin: string, group: readonly Description[], taken: Set<st
   };
 }
 
-/** Fields the primary lacks, taken from another description of the same agent. */
-function fillGaps(agent: Agent, other: Agent): void {
+/**
+ * Fields the primary lacks, taken from another description of the same agent (the registry merges an entry's
+ * sources by it too).
+ */
+export function fillGaps(agent: Agent, other: Agent): void {
   if (agent.description.trim() === '' && other.description.trim() !== '')
     agent.description = other.description;
   if (agent.name === agent.id && other.name !== other.id) agent.name = other.name;
@@ -129,6 +132,17 @@ function fillGaps(agent: Agent, other: Agent): void {
   }
   if (agent.operations.length === 0 && other.operations.length > 0) {
     agent.operations = structuredClone(other.operations);
+  } else {
+    // One operation described twice (a WoA operation and the A2A skill of the same name): what one lacks, such as
+    // the schemas a card has no place for, comes from the other.
+    for (const operation of agent.operations) {
+      const twin = other.operations.find((candidate) => candidate.name === operation.name);
+      if (twin === undefined) continue;
+      for (const [key, value] of Object.entries(twin)) {
+        const fields = operation as unknown as Record<string, unknown>;
+        if (fields[key] === undefined) fields[key] = structuredClone(value);
+      }
+    }
   }
   const known = new Set(agent.bindings.map(bindingKey));
   for (const binding of other.bindings) {

@@ -1,35 +1,75 @@
 /**
- * Where the crawler's results land: crawled agents are registered like any other, owned by the pseudo-publisher
- * `crawler:<host>` of the origin that published them, under ids derived from the origin and the agent's own id
- * (stable, so a re-crawl updates the same record). Every call is idempotent, as the crawler requires.
+ * Where the crawler's results land, and an import's (`arrival: 'imported'`). A crawled agent is one source of an
+ * entry (docs/registry.md, "Identity"): it joins the entry that is its agent — one a publisher registered, or one
+ * another crawl found — or becomes an entry held by the pseudo-publisher `crawler:<host>` of the origin that
+ * published it, under an id derived from the origin and the agent's own id. Its source is keyed by the origin's
+ * host and the agent's id there, so a re-crawl changes the same source. Every call is idempotent, as the crawler
+ * requires.
  */
 import type { FormatName } from '@agentry/core';
 import type { SearchSync } from '../api/context.js';
 import type { CrawledAgent, CrawlSink, LivenessResult } from '../crawl/types.js';
-import { preferredId } from '../records/ids.js';
+import { crawledId, crawlOwner, hostOf } from '../records/ids.js';
+import { type AgentSource, fetchedSourceKey } from '../records/sources.js';
 import type { RegistryRecord } from '../records/types.js';
 import { scanAgentText } from '../safety/index.js';
 import { ownerSuffixedId } from '../store/agents.js';
 import type { RegistryStore } from '../store/store.js';
 
+export { crawledId, crawlOwner } from '../records/ids.js';
+
 const ACTOR = 'crawler';
 
-export function createCrawlSink(store: RegistryStore, sync: SearchSync): CrawlSink {
-  /** The record a crawled agent was stored under, if it was. */
+export interface CrawlSinkOptions {
+  /** How the agents arrive: by a crawl of their origin (default) or an import from another registry. */
+  arrival?: 'crawled' | 'imported';
+}
+
+export function createCrawlSink(
+  store: RegistryStore,
+  sync: SearchSync,
+  options: CrawlSinkOptions = {},
+): CrawlSink {
+  const arrival = options.arrival ?? 'crawled';
+  const keyOf = (origin: string, agentId: string): string =>
+    fetchedSourceKey(arrival, hostOf(origin), agentId);
+
+  /**
+   * The entry holding a crawled agent's source. Entries stored before sources had keys of their own (their
+   * agent's id at its origin unknown) carry the entry's id in the key: found by it, the source takes its key.
+   */
   const find = async (origin: string, agentId: string): Promise<RegistryRecord | undefined> => {
-    const owner = crawlOwner(origin);
+    const key = keyOf(origin, agentId);
+    const found = await store.agents.getBySource(key);
+    if (found !== undefined) return found;
     const first = crawledId(origin, agentId);
-    for (const id of [first, ownerSuffixedId(first, owner)]) {
-      const record = await store.agents.get(id);
-      if (record?.owner === owner) return record;
+    for (const legacyId of [first, ownerSuffixedId(first, crawlOwner(origin))]) {
+      const legacyKey = fetchedSourceKey(arrival, hostOf(origin), legacyId);
+      const record = await store.agents.getBySource(legacyKey);
+      if (record === undefined) continue;
+      await store.agents.renameSource(record.id, legacyKey, key, agentId);
+      return record;
     }
     return undefined;
+  };
+
+  /** Changes the agent's source; the entry is merged again, or deleted when nothing else describes it. */
+  const change = async (
+    origin: string,
+    agentId: string,
+    update: (source: AgentSource) => AgentSource | null,
+  ): Promise<void> => {
+    if ((await find(origin, agentId)) === undefined) return;
+    const outcome = await store.agents.changeSource(keyOf(origin, agentId), update, ACTOR);
+    if (outcome.kind === 'updated') await sync.upsert([outcome.record]);
+    if (outcome.kind === 'deleted') await sync.remove([outcome.record.id]);
   };
 
   return {
     async upsertCrawled(origin: string, agents: readonly CrawledAgent[]): Promise<void> {
       if (agents.length === 0) return;
       const owner = crawlOwner(origin);
+      for (const crawled of agents) await find(origin, crawled.id);
       const outcome = await store.agents.register(
         agents.map((crawled) => ({
           draft: {
@@ -37,6 +77,16 @@ export function createCrawlSink(store: RegistryStore, sync: SearchSync): CrawlSi
             owner,
             flags: scanAgentText(crawled.agent),
             sourceFormat: sourceFormatOf(crawled),
+            fetched: {
+              arrival,
+              host: hostOf(origin),
+              handle: crawled.id,
+              documents: crawled.sources.map((source) => ({
+                format: source.format,
+                url: source.url,
+                at: source.fetchedAt,
+              })),
+            },
           },
           preferredId: crawledId(origin, crawled.id),
         })),
@@ -48,27 +98,22 @@ export function createCrawlSink(store: RegistryStore, sync: SearchSync): CrawlSi
     },
 
     async markInactive(origin: string, agentIds: readonly string[]): Promise<void> {
+      const at = new Date().toISOString();
       for (const agentId of agentIds) {
-        const record = await find(origin, agentId);
-        if (record === undefined || record.status === 'inactive') continue;
-        const agent = { ...record.agent, status: { ...record.agent.status, state: 'inactive' } };
-        const outcome = await store.agents.update(
-          record.id,
-          { agent, flags: record.flags, sourceFormat: agent.provenance?.sourceFormat ?? 'aidip' },
-          () => 'allow',
-          ACTOR,
+        await change(origin, agentId, (source) =>
+          source.agent.status?.state === 'inactive'
+            ? source
+            : {
+                ...source,
+                agent: { ...source.agent, status: { ...source.agent.status, state: 'inactive' } },
+                at,
+              },
         );
-        if (outcome.kind === 'updated') await sync.upsert([outcome.record]);
       }
     },
 
     async tombstone(origin: string, agentIds: readonly string[]): Promise<void> {
-      for (const agentId of agentIds) {
-        const record = await find(origin, agentId);
-        if (record === undefined) continue;
-        const outcome = await store.agents.delete(record.id, () => 'allow', ACTOR);
-        if (outcome.kind === 'deleted') await sync.remove([record.id]);
-      }
+      for (const agentId of agentIds) await change(origin, agentId, () => null);
     },
 
     async recordLiveness(origin: string, agentId: string, result: LivenessResult): Promise<void> {
@@ -89,19 +134,14 @@ export function createCrawlSink(store: RegistryStore, sync: SearchSync): CrawlSi
   };
 }
 
-/** The publisher crawled agents are owned by: one per origin host. */
-export function crawlOwner(origin: string): string {
-  return `crawler:${hostOf(origin)}`;
-}
-
-/** The registry id a crawled agent asks for: its origin's host and its own id. */
-export function crawledId(origin: string, agentId: string): string {
-  const id = `${hostOf(origin)}.${agentId}`;
-  return preferredId({ id, name: id, description: '', operations: [], bindings: [] });
-}
-
-function hostOf(origin: string): string {
-  return URL.canParse(origin) ? new URL(origin).host : origin;
+/** The id of the entry a crawled agent is part of; null when there is none (tombstoned, never stored). */
+export async function crawledEntryId(
+  store: RegistryStore,
+  origin: string,
+  agentId: string,
+): Promise<string | null> {
+  const record = await store.agents.getBySource(fetchedSourceKey('crawled', hostOf(origin), agentId));
+  return record?.id ?? null;
 }
 
 function sourceFormatOf(crawled: CrawledAgent): FormatName {

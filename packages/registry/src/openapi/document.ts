@@ -26,6 +26,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   401: 'A token is needed (or the one given is unknown or revoked).',
   403: 'The token may not do this (not the owner, not a publisher, not the admin, or over quota).',
   404: 'No such agent, or one the caller may not see.',
+  409: 'Another publisher registered this agent first, or holds the id it asks for (`reason`: `identity` or `id`); `id` names that entry.',
   410: 'The agent is retired.',
   413: 'The body is larger than the registry accepts.',
   415: 'The body is not JSON (`Content-Type` must be `application/json` or a `+json` type).',
@@ -159,10 +160,11 @@ const PATHS: JsonObject = {
           content: json({ oneOf: [ref('AgentMetadata'), ref('RegistrationResults')] }),
         },
         '200': {
-          description: 'The same owner registered the same agent again: the stored metadata.',
+          description:
+            'The agent is already an entry of this owner (the same document again, or one more format of it): the stored metadata.',
           content: json({ oneOf: [ref('AgentMetadata'), ref('RegistrationResults')] }),
         },
-        ...problem(400, 403),
+        ...problem(400, 403, 409),
       },
     },
   },
@@ -236,7 +238,7 @@ const PATHS: JsonObject = {
       requestBody: { required: true, content: json(ref('Registration')) },
       responses: {
         '200': { description: 'The stored metadata.', content: json(ref('AgentMetadata')) },
-        ...problem(400, 403, 404),
+        ...problem(400, 403, 404, 409),
       },
     },
     delete: {

@@ -147,7 +147,28 @@ export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
           updated_at: { type: 'string', format: 'date-time' },
           quality: ref('Quality'),
           access: { type: 'object', properties: { groups: strings } },
+          sources: {
+            type: 'array',
+            description:
+              'Where the description came from, primary first: one item per document (docs/registry.md, "Identity").',
+            items: ref('AgentSource'),
+          },
         },
+      },
+    },
+  },
+  AgentSource: {
+    type: 'object',
+    required: ['format', 'arrived', 'by', 'at', 'verified'],
+    properties: {
+      format: { type: 'string' },
+      url: { type: 'string', description: 'Where it was read; absent for a description posted to the API.' },
+      arrived: { type: 'string', enum: ['registered', 'crawled', 'imported'] },
+      by: { type: 'string', description: 'The publisher that registered it, or `crawler:<host>`.' },
+      at: { type: 'string', format: 'date-time', description: 'When it was registered or fetched.' },
+      verified: {
+        type: 'boolean',
+        description: "Vouched for by the agent's side (its own origin served it, or its signature checked).",
       },
     },
   },

@@ -36,3 +36,19 @@ function slug(text: string): string | undefined {
     .replace(/-+$/, '');
   return out === '' ? undefined : out;
 }
+
+/** The publisher crawled and imported agents are held by: one per origin host. */
+export function crawlOwner(origin: string): string {
+  return `crawler:${hostOf(origin)}`;
+}
+
+/** The registry id a crawled agent asks for: its origin's host and its own id. */
+export function crawledId(origin: string, agentId: string): string {
+  const id = `${hostOf(origin)}.${agentId}`;
+  return preferredId({ id, name: id, description: '', operations: [], bindings: [] });
+}
+
+/** `host[:port]` of an origin URL; the text itself when it is not one. */
+export function hostOf(origin: string): string {
+  return URL.canParse(origin) ? new URL(origin).host : origin;
+}

@@ -9,6 +9,14 @@ import type { Agent, FormatName } from '@agentry/core';
 import type { Kysely } from 'kysely';
 import { hasVerifiedProvenance } from '../records/provenance-trust.js';
 import { initialQuality } from '../records/quality.js';
+import {
+  type AgentSource,
+  contributors,
+  fetchedSourceKey,
+  mergeSources,
+  registeredSourceKey,
+  type SourceDocument,
+} from '../records/sources.js';
 import { statusOf } from '../records/status.js';
 import type { Caller, RegistryRecord, SafetyFlag } from '../records/types.js';
 import { writeAudit } from './audit.js';
@@ -21,6 +29,16 @@ import {
   normalizeFilterValue,
   tombstoneVisibility,
 } from './filters.js';
+import {
+  claimKeys,
+  entryKeys,
+  entryOfSource,
+  holderOfStrongKeys,
+  holdersOfWeakKeys,
+  readSources,
+  sourceKeys,
+  writeSources,
+} from './identity.js';
 import { parseColumn } from './json.js';
 import { type AgentRow, recordFromRow, rowFromRecord } from './rows.js';
 import type { AgentValueTableName, HistoryAction, RegistryTables } from './schema.js';
@@ -36,13 +54,26 @@ export interface SearchScope {
 
 /** What a registration or update writes, before the store settles the id. */
 export interface RecordDraft {
-  /** The canonical agent; its `id` is replaced by the one the store assigns. */
+  /** The agent as this description says it, with its own id; the entry's id is the store's to settle. */
   agent: Agent;
   owner: string;
   /** Groups that may see the agent; `null` makes it public; absent keeps what an update replaces (public for a new one). */
   access?: { groups: string[] } | null;
+  /** The untrusted-text scan's findings in this description. */
   flags: SafetyFlag[];
   sourceFormat: FormatName;
+  /** Set when the registry fetched the description itself (a crawl, an import); absent for a registration. */
+  fetched?: FetchedDescription;
+}
+
+/** Where a crawled or imported description came from. */
+export interface FetchedDescription {
+  arrival: 'crawled' | 'imported';
+  /** The host of the origin or registry it was read from. */
+  host: string;
+  /** The agent's id there. */
+  handle: string;
+  documents: SourceDocument[];
 }
 
 /** Turns the canonical agent (with its final id) into the AIDIP metadata stored beside it, as JSON text. */
@@ -51,7 +82,11 @@ export type MetadataWriter = (agent: Agent) => string;
 /** What the caller may do with an existing record: `hide` answers as if it did not exist. */
 export type RecordAccess = 'allow' | 'hide' | 'forbid';
 
-export type WriteOutcome = RegisterOutcome | { kind: 'not-found' } | { kind: 'forbidden'; owner: string };
+export type WriteOutcome =
+  | RegisterOutcome
+  | { kind: 'not-found' }
+  | { kind: 'forbidden'; owner: string }
+  | ConflictOutcome;
 
 export type DeleteOutcome =
   | { kind: 'deleted'; record: RegistryRecord }
@@ -66,11 +101,36 @@ export interface RegisterOptions {
 
 export type RegisterOutcome = { kind: 'created' | 'updated' | 'unchanged'; record: RegistryRecord };
 
+/**
+ * A registration another publisher's entry stands in the way of: `identity` when it is the same agent (docs/
+ * registry.md, "Identity"), `id` when the id asked for is held by a different agent.
+ */
+export interface ConflictOutcome {
+  kind: 'conflict';
+  reason: 'identity' | 'id';
+  /** The entry in the way. */
+  id: string;
+  /** The agent of the request (its own id) that met it. */
+  agent: string;
+}
+
 /** Thrown inside a registration transaction to roll it back. */
 class QuotaExceeded extends Error {
   constructor(readonly limit: number) {
     super(`Quota of ${limit} agents exceeded.`);
   }
+}
+
+/** Thrown inside a write transaction to roll it back. */
+class Conflict extends Error {
+  constructor(readonly outcome: ConflictOutcome) {
+    super(`Agent "${outcome.agent}" conflicts with entry "${outcome.id}" (${outcome.reason}).`);
+  }
+}
+
+/** Crawled and imported agents are held by `crawler:<host>`; every other owner is a publisher (or the admin). */
+export function isPublisherOwner(owner: string): boolean {
+  return !owner.startsWith('crawler:');
 }
 
 async function registerOne(
@@ -80,20 +140,97 @@ async function registerOne(
   options: RegisterOptions,
   env: WriteEnv,
 ): Promise<RegisterOutcome> {
-  // The id asked for; when another owner holds it, one suffixed by a hash of the owner, so that the same owner
-  // registering the same agent again lands on the same id; past that (a clash of hashes), random suffixes.
+  const incoming = sourceOf(draft, env.at);
+  const matched = await matchingEntry(db, draft, incoming);
+  if (matched !== undefined) {
+    if (draft.fetched !== undefined) return attachSource(db, matched, incoming, matched.owner, draft, env);
+    if (matched.owner === draft.owner || !isPublisherOwner(matched.owner)) {
+      if (matched.owner !== draft.owner) await checkQuota(db, draft.owner, options);
+      return attachSource(db, matched, incoming, draft.owner, draft, env);
+    }
+    throw new Conflict({ kind: 'conflict', reason: 'identity', id: matched.id, agent: draft.agent.id });
+  }
+  // No entry is this agent: the id asked for. Held by the same owner, it is that entry (a re-registration whose
+  // endpoints moved); by another publisher, a registration is refused (it names its own id, and can name
+  // another), while a crawled agent, which cannot, gets one suffixed by a hash of its owner, the same every
+  // time; past that (a clash of hashes), random suffixes.
   let id = preferredId;
   for (let attempt = 0; ; attempt++) {
     const existing = await selectRow(db, id);
     if (existing === undefined) break;
-    if (existing.owner === draft.owner) return updateRow(db, existing, draft, env);
+    if (existing.owner === draft.owner) return attachSource(db, existing, incoming, draft.owner, draft, env);
+    if (draft.fetched === undefined) {
+      throw new Conflict({ kind: 'conflict', reason: 'id', id, agent: draft.agent.id });
+    }
     if (attempt >= SUFFIX_ATTEMPTS) throw new Error(`No free id found for "${preferredId}".`);
     id = attempt === 0 ? ownerSuffixedId(preferredId, draft.owner) : suffixedId(preferredId);
   }
-  if (options.quota !== undefined && (await countOwned(db, draft.owner)) >= options.quota) {
+  await checkQuota(db, draft.owner, options);
+  return insertRow(db, id, incoming, draft, env);
+}
+
+/**
+ * The entry this description is about, by docs/registry.md's "Identity": the entry already holding its source (a
+ * re-crawl); else one holding any of its strong keys; else, by its weak keys (origin and name), an entry of the
+ * same publisher, or any entry when the description is the agent's own origin speaking (verified).
+ */
+async function matchingEntry(
+  db: Kysely<RegistryTables>,
+  draft: RecordDraft,
+  incoming: AgentSource,
+): Promise<AgentRow | undefined> {
+  if (draft.fetched !== undefined) {
+    const holder = await entryOfSource(db, incoming.key);
+    if (holder !== undefined) return selectRow(db, holder);
+  }
+  const keys = sourceKeys(incoming);
+  const strong = await holderOfStrongKeys(db, keys.strong);
+  if (strong !== undefined) return selectRow(db, strong);
+  const weak = await holdersOfWeakKeys(db, keys.weak);
+  const allowed = weak.find((entry) => entry.owner === draft.owner || incoming.verified);
+  return allowed === undefined ? undefined : selectRow(db, allowed.id);
+}
+
+async function checkQuota(
+  db: Kysely<RegistryTables>,
+  owner: string,
+  options: RegisterOptions,
+): Promise<void> {
+  if (options.quota !== undefined && (await countOwned(db, owner)) >= options.quota) {
     throw new QuotaExceeded(options.quota);
   }
-  return insertRow(db, id, draft, env);
+}
+
+/** The source a draft describes. */
+function sourceOf(draft: RecordDraft, at: string): AgentSource {
+  const { fetched } = draft;
+  const verified = hasVerifiedProvenance(draft.agent);
+  if (fetched === undefined) {
+    return {
+      key: registeredSourceKey(draft.sourceFormat),
+      arrival: 'registered',
+      by: draft.owner,
+      handle: draft.agent.id,
+      format: draft.sourceFormat,
+      documents: [{ format: draft.sourceFormat, at }],
+      agent: draft.agent,
+      flags: draft.flags,
+      verified,
+      at,
+    };
+  }
+  return {
+    key: fetchedSourceKey(fetched.arrival, fetched.host, fetched.handle),
+    arrival: fetched.arrival,
+    by: draft.owner,
+    handle: fetched.handle,
+    format: draft.sourceFormat,
+    documents: fetched.documents,
+    agent: draft.agent,
+    flags: draft.flags,
+    verified,
+    at,
+  };
 }
 
 export type Change =
@@ -120,14 +257,15 @@ export class AgentRepository {
   }
 
   /**
-   * POST /agents: each draft becomes a new agent under its preferred id (or a suffixed id when another owner
-   * holds it), or updates the agent when the same owner registers the same id again (`unchanged` when nothing
-   * differs). All drafts are written in one transaction: when one is over the quota, none is written.
+   * POST /agents, and the crawl sink: each draft joins the entry that is its agent (docs/registry.md, "Identity")
+   * as one more source, or becomes a new entry under its preferred id (`unchanged` when nothing differs). A
+   * registration that another publisher's entry stands in the way of is a conflict. All drafts are written in one
+   * transaction: when one is over the quota or in conflict, none is written.
    */
   async register(
     drafts: ReadonlyArray<{ draft: RecordDraft; preferredId: string }>,
     options: RegisterOptions,
-  ): Promise<RegisterOutcome[] | { kind: 'quota-exceeded'; limit: number }> {
+  ): Promise<RegisterOutcome[] | { kind: 'quota-exceeded'; limit: number } | ConflictOutcome> {
     try {
       return await this.#db.transaction().execute(async (trx) => {
         const outcomes: RegisterOutcome[] = [];
@@ -138,25 +276,111 @@ export class AgentRepository {
       });
     } catch (error) {
       if (error instanceof QuotaExceeded) return { kind: 'quota-exceeded', limit: error.limit };
+      if (error instanceof Conflict) return error.outcome;
       throw error;
     }
   }
 
-  /** PUT /agents/{id}: replaces the agent; `decide` says whether the caller may, on the row as it is now. */
+  /**
+   * PUT /agents/{id}: the description replaces what was registered for the entry (crawled and imported sources
+   * stay); `decide` says whether the caller may, on the row as it is now. A description of an agent another
+   * publisher's entry holds is a conflict.
+   */
   async update(
     id: string,
-    draft: Omit<RecordDraft, 'owner'>,
+    draft: Omit<RecordDraft, 'owner' | 'fetched'>,
     decide: (record: RegistryRecord) => RecordAccess,
     actor: string,
   ): Promise<WriteOutcome> {
+    try {
+      return await this.#db.transaction().execute(async (trx) => {
+        const existing = await selectRow(trx, id);
+        if (existing === undefined) return { kind: 'not-found' };
+        const verdict = decide(recordFromRow(existing));
+        if (verdict === 'hide') return { kind: 'not-found' };
+        if (verdict === 'forbid') return { kind: 'forbidden', owner: existing.owner };
+        const full: RecordDraft = { ...draft, owner: existing.owner };
+        const env = this.#env(actor);
+        const incoming = sourceOf(full, env.at);
+        const holder = await holderOfStrongKeys(trx, sourceKeys(incoming).strong, id);
+        const holderRow = holder === undefined ? undefined : await selectRow(trx, holder);
+        if (
+          holderRow !== undefined &&
+          isPublisherOwner(holderRow.owner) &&
+          holderRow.owner !== existing.owner
+        ) {
+          throw new Conflict({
+            kind: 'conflict',
+            reason: 'identity',
+            id: holderRow.id,
+            agent: draft.agent.id,
+          });
+        }
+        return attachSource(trx, existing, incoming, existing.owner, full, env, { replaceRegistered: true });
+      });
+    } catch (error) {
+      if (error instanceof Conflict) return error.outcome;
+      throw error;
+    }
+  }
+
+  /**
+   * Changes the crawled or imported source `key` (`change` returns the source as it is now, or null when it is
+   * gone): the entry is merged again from its sources, or deleted with a tombstone when it has none left.
+   */
+  async changeSource(
+    key: string,
+    change: (source: AgentSource) => AgentSource | null,
+    actor: string,
+  ): Promise<RegisterOutcome | DeleteOutcome> {
     return this.#db.transaction().execute(async (trx) => {
-      const existing = await selectRow(trx, id);
+      const holder = await entryOfSource(trx, key);
+      const existing = holder === undefined ? undefined : await selectRow(trx, holder);
       if (existing === undefined) return { kind: 'not-found' };
-      const verdict = decide(recordFromRow(existing));
-      if (verdict === 'hide') return { kind: 'not-found' };
-      if (verdict === 'forbid') return { kind: 'forbidden', owner: existing.owner };
-      return updateRow(trx, existing, { ...draft, owner: existing.owner }, this.#env(actor));
+      const sources = await readSources(trx, existing.id);
+      const current = sources.find((source) => source.key === key);
+      if (current === undefined) return { kind: 'not-found' };
+      const changed = change(current);
+      if (changed === current) return { kind: 'unchanged', record: recordFromRow(existing) };
+      const rest = sources.filter((source) => source.key !== key);
+      const env = this.#env(actor);
+      if (changed === null && rest.length === 0) {
+        const record = recordFromRow(existing);
+        await deleteEntry(trx, existing, env);
+        return { kind: 'deleted', record };
+      }
+      return rewriteEntry(
+        trx,
+        existing,
+        changed === null ? rest : [...rest, changed],
+        existing.owner,
+        {},
+        env,
+      );
     });
+  }
+
+  /** Renames a source (crawled agents stored before sources had their own keys are found by their entry's id). */
+  async renameSource(agentId: string, from: string, to: string, handle: string): Promise<void> {
+    await this.#db
+      .updateTable('agent_sources')
+      .set({ source_key: to, handle })
+      .where('agent_id', '=', agentId)
+      .where('source_key', '=', from)
+      .execute();
+  }
+
+  /** The entry holding the crawled or imported source `key`. */
+  async getBySource(key: string): Promise<RegistryRecord | undefined> {
+    const holder = await entryOfSource(this.#db, key);
+    return holder === undefined ? undefined : this.get(holder);
+  }
+
+  /** Where an entry's descriptions came from, primary first. */
+  async sources(id: string): Promise<AgentSource[]> {
+    const sources = await readSources(this.#db, id);
+    const shaping = contributors(sources);
+    return [...shaping, ...sources.filter((source) => !shaping.includes(source))];
   }
 
   /** DELETE /agents/{id}: removes the agent and leaves a tombstone for mirrors. */
@@ -172,27 +396,7 @@ export class AgentRepository {
       const verdict = decide(record);
       if (verdict === 'hide') return { kind: 'not-found' };
       if (verdict === 'forbid') return { kind: 'forbidden', owner: existing.owner };
-      const at = this.#now();
-      await trx.deleteFrom('agents').where('id', '=', id).execute();
-      await trx
-        .insertInto('tombstones')
-        .values({ agent_id: id, owner: existing.owner, restricted: existing.restricted, deleted_at: at })
-        .onConflict((oc) =>
-          oc.column('agent_id').doUpdateSet({
-            owner: existing.owner,
-            restricted: existing.restricted,
-            deleted_at: at,
-          }),
-        )
-        .execute();
-      await writeHistory(trx, id, existing.revision, 'delete', actor, at, null);
-      await writeAudit(trx, {
-        at,
-        actor,
-        action: 'agent.delete',
-        target: id,
-        details: { revision: existing.revision, owner: existing.owner },
-      });
+      await deleteEntry(trx, existing, this.#env(actor));
       return { kind: 'deleted', record };
     });
   }
@@ -365,6 +569,36 @@ export class AgentRepository {
     return countOwned(this.#db, owner);
   }
 
+  /**
+   * Tells the search index of the entries the identity migration merged (store/identity-migration.ts): the old
+   * ids are removed, the entries they joined indexed again; each merge once.
+   */
+  async reindexMerged(sync: {
+    upsert(records: readonly RegistryRecord[]): Promise<void>;
+    remove(ids: readonly string[]): Promise<void>;
+  }): Promise<number> {
+    const merges = await this.#db
+      .selectFrom('agent_merges')
+      .select(['from_id', 'into_id'])
+      .where('reindexed', '=', 0)
+      .execute();
+    if (merges.length === 0) return 0;
+    await sync.remove(merges.map((merge) => merge.from_id));
+    const into = [...new Set(merges.map((merge) => merge.into_id))];
+    const records = (await Promise.all(into.map((id) => this.get(id)))).flatMap((record) => record ?? []);
+    await sync.upsert(records);
+    await this.#db
+      .updateTable('agent_merges')
+      .set({ reindexed: 1 })
+      .where(
+        'from_id',
+        'in',
+        merges.map((merge) => merge.from_id),
+      )
+      .execute();
+    return merges.length;
+  }
+
   /** Every record, in id order, a batch at a time: for re-indexing. */
   async *scan(batchSize = 500): AsyncGenerator<RegistryRecord[]> {
     let after: string | undefined;
@@ -435,17 +669,19 @@ async function countOwned(db: Kysely<RegistryTables>, owner: string): Promise<nu
 async function insertRow(
   db: Kysely<RegistryTables>,
   id: string,
+  source: AgentSource,
   draft: RecordDraft,
   env: WriteEnv,
 ): Promise<RegisterOutcome> {
-  const agent = { ...draft.agent, id };
+  const merged = mergeSources([source]);
+  const agent = { ...merged.agent, id };
   const record: RegistryRecord = {
     id,
     agent,
     owner: draft.owner,
     status: statusOf(agent),
-    flags: draft.flags,
-    quality: initialQuality(hasVerifiedProvenance(agent)),
+    flags: merged.flags,
+    quality: initialQuality(merged.primary.verified),
     revision: 1,
     createdAt: env.at,
     updatedAt: env.at,
@@ -454,10 +690,12 @@ async function insertRow(
     record.access = { groups: [...draft.access.groups] };
   await db
     .insertInto('agents')
-    .values(rowFromRecord(record, env.metadataOf(agent), draft.sourceFormat, []))
+    .values(rowFromRecord(record, env.metadataOf(agent), merged.primary.format, []))
     .execute();
   // A new agent under a deleted one's id is not deleted any more.
   await db.deleteFrom('tombstones').where('agent_id', '=', id).execute();
+  await writeSources(db, id, [source]);
+  await claimKeys(db, id, entryKeys([source]));
   await writeValues(db, record);
   await writeHistory(db, id, 1, 'create', env.actor, env.at, record);
   await writeAudit(db, {
@@ -465,36 +703,69 @@ async function insertRow(
     actor: env.actor,
     action: 'agent.create',
     target: id,
-    details: auditDetails(record, draft.sourceFormat),
+    details: auditDetails(record, source),
   });
   return { kind: 'created', record };
 }
 
-async function updateRow(
+/**
+ * Adds (or replaces, by its key) one source of an existing entry and merges the entry again; with
+ * `replaceRegistered`, the source replaces every registered one (PUT).
+ */
+async function attachSource(
   db: Kysely<RegistryTables>,
   existing: AgentRow,
-  draft: RecordDraft,
+  source: AgentSource,
+  owner: string,
+  draft: Pick<RecordDraft, 'access'>,
   env: WriteEnv,
+  options: { replaceRegistered?: boolean } = {},
+): Promise<RegisterOutcome> {
+  const stored = await readSources(db, existing.id);
+  const same = stored.find((candidate) => candidate.key === source.key);
+  const kept = stored.filter(
+    (candidate) =>
+      candidate.key !== source.key && !(options.replaceRegistered && candidate.arrival === 'registered'),
+  );
+  // A source that says what it said before keeps its time: registering the same document again changes nothing.
+  const incoming = same !== undefined && sameSource(same, source) ? same : source;
+  return rewriteEntry(db, existing, [...kept, incoming], owner, draft, env, source);
+}
+
+/** Writes an entry merged from `sources` (a new revision, unless nothing differs). */
+async function rewriteEntry(
+  db: Kysely<RegistryTables>,
+  existing: AgentRow,
+  sources: AgentSource[],
+  owner: string,
+  draft: Pick<RecordDraft, 'access'>,
+  env: WriteEnv,
+  changed?: AgentSource,
 ): Promise<RegisterOutcome> {
   const previous = recordFromRow(existing);
-  const agent = { ...draft.agent, id: existing.id };
+  const stored = await readSources(db, existing.id);
+  const merged = mergeSources(sources);
+  const agent = { ...merged.agent, id: existing.id };
   const candidate: RegistryRecord = {
     ...previous,
     agent,
+    owner,
     status: statusOf(agent),
-    flags: draft.flags,
-    quality: { ...previous.quality, verified: hasVerifiedProvenance(agent) },
+    flags: merged.flags,
+    quality: { ...previous.quality, verified: merged.primary.verified },
   };
   if (draft.access === null) delete candidate.access;
   else if (draft.access !== undefined) candidate.access = { groups: [...draft.access.groups] };
-  if (sameContent(previous, candidate) && existing.source_format === draft.sourceFormat) {
+  if (sameContent(previous, candidate) && sameSources(stored, sources)) {
     return { kind: 'unchanged', record: previous };
   }
   const record: RegistryRecord = { ...candidate, revision: previous.revision + 1, updatedAt: env.at };
   const samples = parseColumn<number[]>(existing.latency_samples, 'agents.latency_samples');
-  const row = rowFromRecord(record, env.metadataOf(agent), draft.sourceFormat, samples);
+  const row = rowFromRecord(record, env.metadataOf(agent), merged.primary.format, samples);
   const { id: _id, created_at: _created, ...changes } = row;
   await db.updateTable('agents').set(changes).where('id', '=', existing.id).execute();
+  await writeSources(db, existing.id, sources);
+  await claimKeys(db, existing.id, entryKeys(sources));
   await writeValues(db, record);
   await writeHistory(db, record.id, record.revision, 'update', env.actor, env.at, record);
   await writeAudit(db, {
@@ -502,9 +773,34 @@ async function updateRow(
     actor: env.actor,
     action: 'agent.update',
     target: record.id,
-    details: auditDetails(record, draft.sourceFormat),
+    details: auditDetails(record, changed ?? merged.primary),
   });
   return { kind: 'updated', record };
+}
+
+/** Removes an entry and leaves a tombstone for mirrors. */
+async function deleteEntry(db: Kysely<RegistryTables>, existing: AgentRow, env: WriteEnv): Promise<void> {
+  const { at, actor } = env;
+  await db.deleteFrom('agents').where('id', '=', existing.id).execute();
+  await db
+    .insertInto('tombstones')
+    .values({ agent_id: existing.id, owner: existing.owner, restricted: existing.restricted, deleted_at: at })
+    .onConflict((oc) =>
+      oc.column('agent_id').doUpdateSet({
+        owner: existing.owner,
+        restricted: existing.restricted,
+        deleted_at: at,
+      }),
+    )
+    .execute();
+  await writeHistory(db, existing.id, existing.revision, 'delete', actor, at, null);
+  await writeAudit(db, {
+    at,
+    actor,
+    action: 'agent.delete',
+    target: existing.id,
+    details: { revision: existing.revision, owner: existing.owner },
+  });
 }
 
 function sameContent(a: RegistryRecord, b: RegistryRecord): boolean {
@@ -515,9 +811,33 @@ function sameContent(a: RegistryRecord, b: RegistryRecord): boolean {
   );
 }
 
+/** The same description from the same place, whenever it was read. */
+function sameSource(a: AgentSource, b: AgentSource): boolean {
+  return (
+    a.format === b.format &&
+    a.by === b.by &&
+    a.handle === b.handle &&
+    JSON.stringify(a.agent) === JSON.stringify(b.agent) &&
+    JSON.stringify(a.documents.map(({ at: _at, ...place }) => place)) ===
+      JSON.stringify(b.documents.map(({ at: _at, ...place }) => place))
+  );
+}
+
+function sameSources(a: readonly AgentSource[], b: readonly AgentSource[]): boolean {
+  const byKey = (list: readonly AgentSource[]) => [...list].sort((x, y) => (x.key < y.key ? -1 : 1));
+  const left = byKey(a);
+  const right = byKey(b);
+  return (
+    left.length === right.length &&
+    left.every(
+      (source, index) => source === right[index] || JSON.stringify(source) === JSON.stringify(right[index]),
+    )
+  );
+}
+
 const VALUE_TABLES: readonly AgentValueTableName[] = ['agent_tags', 'agent_capabilities', 'agent_languages'];
 
-async function writeValues(db: Kysely<RegistryTables>, record: RegistryRecord): Promise<void> {
+export async function writeValues(db: Kysely<RegistryTables>, record: RegistryRecord): Promise<void> {
   const { agent } = record;
   const values: Record<AgentValueTableName, Set<string>> = {
     agent_tags: new Set((agent.tags ?? []).map(normalizeFilterValue)),
@@ -554,7 +874,7 @@ async function writeValues(db: Kysely<RegistryTables>, record: RegistryRecord): 
 /** Rows of two values per INSERT: 1,000 bound values, far inside what SQLite (32,766) accepts. */
 const VALUE_ROWS_PER_STATEMENT = 500;
 
-async function writeHistory(
+export async function writeHistory(
   db: Kysely<RegistryTables>,
   id: string,
   revision: number,
@@ -576,12 +896,13 @@ async function writeHistory(
     .execute();
 }
 
-function auditDetails(record: RegistryRecord, sourceFormat: string): Record<string, unknown> {
+function auditDetails(record: RegistryRecord, source: AgentSource): Record<string, unknown> {
   const details: Record<string, unknown> = {
     revision: record.revision,
     owner: record.owner,
     name: record.agent.name,
-    format: sourceFormat,
+    format: source.format,
+    source: source.key,
     flags: record.flags.map((flag) => flag.rule),
   };
   if (record.access !== undefined) details['groups'] = record.access.groups;

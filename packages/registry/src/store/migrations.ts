@@ -9,6 +9,7 @@ import { hasVerifiedProvenance } from '../records/provenance-trust.js';
 import { statusOf } from '../records/status.js';
 import type { QualitySignals } from '../records/types.js';
 import type { StoreDialect } from './dialect.js';
+import { createIdentityTables, mergeDuplicateEntries } from './identity-migration.js';
 
 export function storeMigrations(dialect: StoreDialect): Record<string, Migration> {
   return {
@@ -196,6 +197,14 @@ export function storeMigrations(dialect: StoreDialect): Record<string, Migration
           }
           after = rows[rows.length - 1]!.id;
         }
+      },
+    },
+    '2026-11-27-010-agent-identity': {
+      // One agent, one entry (docs/registry.md, "Identity"): sources and identity keys, and the entries the old
+      // rule made for one agent merged (store/identity-migration.ts).
+      async up(db: Kysely<unknown>): Promise<void> {
+        await createIdentityTables(db);
+        await mergeDuplicateEntries(db, new Date().toISOString());
       },
     },
   };

@@ -134,7 +134,8 @@ export class QualityStore {
   }
 }
 
-async function totals(db: Kysely<RegistryTables>, id: string): Promise<FeedbackTotals> {
+/** An agent's feedback, summed. */
+export async function totals(db: Kysely<RegistryTables>, id: string): Promise<FeedbackTotals> {
   const row = await db
     .selectFrom('feedback')
     .select((eb) => [

@@ -60,6 +60,49 @@ export interface AgentHistoryTable {
   record: string | null;
 }
 
+/**
+ * Where an agent's descriptions came from (docs/registry.md, "Identity"): one row per source of an entry, with
+ * what that source said. The entry's canonical agent is merged from them (records/sources.ts).
+ */
+export interface AgentSourcesTable {
+  agent_id: string;
+  /** `registered <format>`, `crawled <host> <id>` or `imported <host> <id>` (records/sources.ts). */
+  source_key: string;
+  arrival: string;
+  /** Who brought it: a publisher, or `crawler:<host>`. */
+  brought_by: string;
+  /** The agent's id as the source names it. */
+  handle: string;
+  format: string;
+  /** JSON array of `SourceDocument`. */
+  documents: string;
+  /** The canonical agent as this source describes it, JSON. */
+  agent: string;
+  /** JSON array of `SafetyFlag` found in this source's description. */
+  flags: string;
+  verified: number;
+  at: string;
+}
+
+/** The identity keys an entry holds (core's `identityKeys`); a strong key belongs to one entry at most. */
+export interface AgentIdentitiesTable {
+  key: string;
+  agent_id: string;
+  /** 1 for a strong key (declared agent:// URI, origin and id, package), 0 for a weak one (origin and name). */
+  strong: number;
+}
+
+/**
+ * Entries merged into another when the identity rule came in (store/identity-migration.ts): the old id, the entry
+ * it is now part of, and whether the search index has heard of it.
+ */
+export interface AgentMergesTable {
+  from_id: string;
+  into_id: string;
+  at: string;
+  reindexed: Generated<number>;
+}
+
 export interface TombstonesTable {
   agent_id: string;
   owner: string;
@@ -112,6 +155,9 @@ export interface RegistryTables {
   agent_languages: AgentValueTable;
   agent_access: AgentAccessTable;
   agent_history: AgentHistoryTable;
+  agent_sources: AgentSourcesTable;
+  agent_identities: AgentIdentitiesTable;
+  agent_merges: AgentMergesTable;
   tombstones: TombstonesTable;
   tokens: TokensTable;
   audit_log: AuditLogTable;

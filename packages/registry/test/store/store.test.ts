@@ -8,9 +8,11 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Agent, readDocument } from '@agentry/core';
 import Database from 'better-sqlite3';
+import type { Kysely } from 'kysely';
 import type { Caller } from '../../src/records/types.js';
 import { storedMetadata } from '../../src/records/views.js';
 import type { RecordDraft } from '../../src/store/agents.js';
+import { storeMigrations } from '../../src/store/migrations.js';
 import { RegistryStore } from '../../src/store/store.js';
 import { aidipAgent, tempDir } from '../fixtures.js';
 
@@ -77,6 +79,8 @@ describe('store', () => {
           '2026-11-21-003-access',
           '2026-11-22-001-agents-restricted',
           '2026-11-27-001-verified-provenance',
+          '2026-11-27-002-status-words',
+          '2026-11-27-010-agent-identity',
         ],
       );
     } finally {
@@ -105,16 +109,19 @@ describe('store', () => {
         `update agents set quality = json_set(quality, '$.verified', json('false')) where id = 'crawled'`,
       )
       .run();
-    raw.prepare(`delete from kysely_migration where name = '2026-11-27-001-verified-provenance'`).run();
     raw.close();
+    // Later migrations have run, so the file cannot be taken back to before this one: its step is run again.
     store = await RegistryStore.open({ path, metadataOf: storedMetadata, now });
+    await storeMigrations(store.dialect)['2026-11-27-001-verified-provenance']!.up(
+      store.db as unknown as Kysely<unknown>,
+    );
     assert.equal((await store.agents.get('told'))?.quality.verified, false);
     assert.equal((await store.agents.get('crawled'))?.quality.verified, true);
     assert.deepEqual((await store.agents.get('told'))?.agent, registered.record.agent);
     for (const id of ['told', 'crawled']) await store.agents.delete(id, () => 'allow', 'admin');
   });
 
-  test('registration keeps the agent id, updates for the same owner, suffixes for another', async () => {
+  test('registration keeps the agent id, updates for the same owner, refuses another publisher', async () => {
     const first = await register(store, agentOf({ id: 'weather', name: 'Weather' }), 'acme');
     assert.equal(first.kind, 'created');
     assert.equal(first.record.id, 'weather');
@@ -134,11 +141,26 @@ describe('store', () => {
     assert.equal(changed.record.createdAt, first.record.createdAt);
     assert.notEqual(changed.record.updatedAt, first.record.updatedAt);
 
-    const other = await register(store, agentOf({ id: 'weather', name: 'Weather' }), 'globex');
-    assert.equal(other.kind, 'created');
-    assert.match(other.record.id, /^weather-[a-z0-9]{6}$/);
-    assert.equal(other.record.agent.id, other.record.id);
+    // The same agent (its id at the same origin) from another publisher; a different agent asking for the id.
+    const attempt = async (agent: Agent) =>
+      store.agents.register([{ draft: draft(agent, 'globex'), preferredId: agent.id }], {
+        actor: 'tok-globex',
+      });
+    assert.deepEqual(await attempt(agentOf({ id: 'weather', name: 'Weather' })), {
+      kind: 'conflict',
+      reason: 'identity',
+      id: 'weather',
+      agent: 'weather',
+    });
+    const elsewhere = agentOf({ id: 'weather', name: 'Rain', endpoint: 'https://rain.example.org/invoke' });
+    assert.deepEqual(await attempt(elsewhere), {
+      kind: 'conflict',
+      reason: 'id',
+      id: 'weather',
+      agent: 'weather',
+    });
     assert.equal((await store.agents.get('weather'))?.owner, 'acme');
+    assert.equal((await store.agents.get('weather'))?.revision, 2);
   });
 
   test('history and audit record every change with who and what', async () => {

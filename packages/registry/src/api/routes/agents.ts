@@ -8,10 +8,11 @@ import { actorOf } from '../../access/callers.js';
 import { canSee, writeAccess } from '../../access/entitlements.js';
 import { preferredId } from '../../records/ids.js';
 import { type Registration, type RegistrationRefusal, readRegistration } from '../../records/registration.js';
+import type { AgentSource } from '../../records/sources.js';
 import type { RegistryRecord } from '../../records/types.js';
 import { formatView, mayManage, metadataView, storedMetadata } from '../../records/views.js';
 import { scanAgentText } from '../../safety/index.js';
-import type { RecordDraft } from '../../store/agents.js';
+import type { ConflictOutcome, RecordDraft } from '../../store/agents.js';
 import { AnswerCache, type CachedAnswer, callerKey } from '../answer-cache.js';
 import { readJsonBody } from '../body.js';
 import type { ApiEnv, RegistryServices } from '../context.js';
@@ -60,6 +61,7 @@ export function agentRoutes(app: Hono<ApiEnv>, services: RegistryServices): void
       actor: actorOf(caller),
       ...(quota === undefined ? {} : { quota }),
     });
+    if (!Array.isArray(outcome) && outcome.kind === 'conflict') return conflictProblem(outcome, owner);
     if (!Array.isArray(outcome)) {
       return problem({
         status: 403,
@@ -72,8 +74,10 @@ export function agentRoutes(app: Hono<ApiEnv>, services: RegistryServices): void
     await sync.upsert(outcome.filter((item) => item.kind !== 'unchanged').map((item) => item.record));
 
     const baseUrl = c.get('baseUrl');
+    const sources = new Map<string, AgentSource[]>();
+    for (const item of outcome) sources.set(item.record.id, await store.agents.sources(item.record.id));
     const view = (record: RegistryRecord): JsonObject =>
-      metadataView(record, storedMetadata(record.agent), { caller, baseUrl });
+      metadataView(record, storedMetadata(record.agent), { caller, baseUrl }, sources.get(record.id));
     const anyCreated = outcome.some((item) => item.kind === 'created');
     if (params.value.all === true) {
       const results = outcome.map((item) => ({
@@ -111,8 +115,9 @@ export function agentRoutes(app: Hono<ApiEnv>, services: RegistryServices): void
     if (found === undefined) return agentNotFound(id);
     let answer: CachedAnswer;
     if (format === undefined || format === 'aidip') {
+      const sources = await store.agents.sources(id);
       const body = JSON.stringify(
-        metadataView(found.record, found.metadata, { caller, baseUrl: c.get('baseUrl') }),
+        metadataView(found.record, found.metadata, { caller, baseUrl: c.get('baseUrl') }, sources),
       );
       answer = cacheableAnswer(body, 'application/json');
     } else {
@@ -157,11 +162,14 @@ export function agentRoutes(app: Hono<ApiEnv>, services: RegistryServices): void
       return forbidden(
         `Agent "${id}" belongs to another publisher; only its owner or the admin may change it.`,
       );
+    if (outcome.kind === 'conflict') return conflictProblem(outcome, caller.publisher ?? actorOf(caller));
     if (outcome.kind === 'updated') await sync.upsert([outcome.record]);
-    const metadata = metadataView(outcome.record, storedMetadata(outcome.record.agent), {
-      caller,
-      baseUrl: c.get('baseUrl'),
-    });
+    const metadata = metadataView(
+      outcome.record,
+      storedMetadata(outcome.record.agent),
+      { caller, baseUrl: c.get('baseUrl') },
+      await store.agents.sources(id),
+    );
     return jsonResponse(metadata, 200);
   });
 
@@ -295,6 +303,33 @@ function readFeedback(
     value.comment = comment;
   }
   return { ok: true, value };
+}
+
+/**
+ * 409: another publisher's entry stands in the way (docs/registry.md, "Identity"). The same agent is refused
+ * outright; an id held by a different agent is refused with how to pick another.
+ */
+function conflictProblem(conflict: ConflictOutcome, publisher: string): Response {
+  const detail =
+    conflict.reason === 'identity'
+      ? `Agent "${conflict.agent}" is already in this registry as "${conflict.id}", registered by another publisher: one agent is one entry, kept by the publisher that registered it first. If the agent is yours, ask the registry's operator to transfer "${conflict.id}".`
+      : `The id "${conflict.id}" is held by another publisher's agent. Give yours another id in its document (the "id" of AIDIP metadata or of its WoA entry, the name an A2A card's id is made from), e.g. "${conflict.id}-${publisherSlug(publisher)}", and register it again.`;
+  return problem({
+    status: 409,
+    code: 'Conflict',
+    title: conflict.reason === 'identity' ? 'Agent already registered' : 'Id already taken',
+    detail,
+    extensions: { reason: conflict.reason, id: conflict.id, agent: conflict.agent },
+  });
+}
+
+function publisherSlug(publisher: string): string {
+  return (
+    publisher
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'mine'
+  );
 }
 
 export function agentNotFound(id: string): Response {

@@ -8,9 +8,8 @@ import type { Hono } from 'hono';
 import { actorOf } from '../../access/callers.js';
 import { normalizeOrigin } from '../../crawl/origins.js';
 import type { HostDetail, HostStatus } from '../../crawl/scheduler.js';
-import { crawledId, crawlOwner } from '../../ingest/crawl-sink.js';
+import { crawledEntryId } from '../../ingest/crawl-sink.js';
 import type { Caller } from '../../records/types.js';
-import { ownerSuffixedId } from '../../store/agents.js';
 import { writeAudit } from '../../store/audit.js';
 import type { RegistryStore } from '../../store/store.js';
 import { readJsonBody } from '../body.js';
@@ -189,17 +188,9 @@ function hostView(host: HostStatus): Record<string, unknown> {
   };
 }
 
-/**
- * The registry id a crawled agent is stored under (as the crawl sink chose it: its preferred id, or that id with
- * the crawler's owner suffix when another publisher held it); null once it is tombstoned.
- */
+/** The registry id of the entry a crawled agent is part of (docs/registry.md, "Identity"); null once it is gone. */
 async function registryIdOf(store: RegistryStore, origin: string, agentId: string): Promise<string | null> {
-  const owner = crawlOwner(origin);
-  const preferred = crawledId(origin, agentId);
-  for (const id of [preferred, ownerSuffixedId(preferred, owner)]) {
-    if ((await store.agents.get(id))?.owner === owner) return id;
-  }
-  return null;
+  return crawledEntryId(store, origin, agentId);
 }
 
 function hostDetailView(

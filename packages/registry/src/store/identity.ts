@@ -1,0 +1,166 @@
+/**
+ * The tables behind "one agent, one entry" (docs/registry.md, "Identity"): each entry's sources and the identity
+ * keys it holds. Callers run these inside their write transaction.
+ */
+import { type Agent, type FormatName, type IdentityKeys, identityKeys } from '@agentry/core';
+import type { Kysely } from 'kysely';
+import type { AgentSource, SourceArrival, SourceDocument } from '../records/sources.js';
+import type { SafetyFlag } from '../records/types.js';
+import { parseColumn } from './json.js';
+import type { AgentSourcesTable, RegistryTables } from './schema.js';
+
+/** An entry's sources, in key order. */
+export async function readSources(db: Kysely<RegistryTables>, agentId: string): Promise<AgentSource[]> {
+  const rows = await db
+    .selectFrom('agent_sources')
+    .selectAll()
+    .where('agent_id', '=', agentId)
+    .orderBy('source_key')
+    .execute();
+  return rows.map(sourceFromRow);
+}
+
+/** Replaces an entry's sources with `sources`. */
+export async function writeSources(
+  db: Kysely<RegistryTables>,
+  agentId: string,
+  sources: readonly AgentSource[],
+): Promise<void> {
+  await db.deleteFrom('agent_sources').where('agent_id', '=', agentId).execute();
+  if (sources.length === 0) return;
+  await db
+    .insertInto('agent_sources')
+    .values(sources.map((source) => rowFromSource(agentId, source)))
+    .execute();
+}
+
+/** The entry holding the crawled or imported source `key`. */
+export async function entryOfSource(db: Kysely<RegistryTables>, key: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('agent_sources')
+    .select('agent_id')
+    .where('source_key', '=', key)
+    .executeTakeFirst();
+  return row?.agent_id;
+}
+
+/** The identity keys of an entry: those of every source, each as the source names the agent. */
+export function entryKeys(sources: readonly AgentSource[]): IdentityKeys {
+  const strong = new Set<string>();
+  const weak = new Set<string>();
+  for (const source of sources) {
+    const keys = sourceKeys(source);
+    for (const key of keys.strong) strong.add(key);
+    for (const key of keys.weak) weak.add(key);
+  }
+  return { strong: [...strong], weak: [...weak] };
+}
+
+export function sourceKeys(source: Pick<AgentSource, 'agent' | 'handle'>): IdentityKeys {
+  const agent: Agent = { ...source.agent, id: source.handle };
+  return identityKeys(agent);
+}
+
+/** The entry that holds one of `strong`, other than `except`; the first key's holder when several do. */
+export async function holderOfStrongKeys(
+  db: Kysely<RegistryTables>,
+  strong: readonly string[],
+  except?: string,
+): Promise<string | undefined> {
+  if (strong.length === 0) return undefined;
+  let query = db
+    .selectFrom('agent_identities')
+    .select(['key', 'agent_id'])
+    .where('strong', '=', 1)
+    .where('key', 'in', [...strong]);
+  if (except !== undefined) query = query.where('agent_id', '!=', except);
+  const rows = await query.execute();
+  for (const key of strong) {
+    const row = rows.find((candidate) => candidate.key === key);
+    if (row !== undefined) return row.agent_id;
+  }
+  return undefined;
+}
+
+/** Entries holding one of the weak keys, with their owners, oldest first. */
+export async function holdersOfWeakKeys(
+  db: Kysely<RegistryTables>,
+  weak: readonly string[],
+): Promise<Array<{ id: string; owner: string }>> {
+  if (weak.length === 0) return [];
+  const rows = await db
+    .selectFrom('agent_identities')
+    .innerJoin('agents', 'agents.id', 'agent_identities.agent_id')
+    .select(['agents.id as id', 'agents.owner as owner', 'agents.created_at as created_at'])
+    .where('agent_identities.strong', '=', 0)
+    .where('agent_identities.key', 'in', [...weak])
+    .orderBy('agents.created_at')
+    .orderBy('agents.id')
+    .execute();
+  const seen = new Set<string>();
+  return rows.flatMap((row) => {
+    if (seen.has(row.id)) return [];
+    seen.add(row.id);
+    return [{ id: row.id, owner: row.owner }];
+  });
+}
+
+/**
+ * Makes `keys` the keys entry `agentId` holds. A strong key another entry already holds stays that entry's: two
+ * entries never share one.
+ */
+export async function claimKeys(
+  db: Kysely<RegistryTables>,
+  agentId: string,
+  keys: IdentityKeys,
+): Promise<void> {
+  await db.deleteFrom('agent_identities').where('agent_id', '=', agentId).execute();
+  const heldElsewhere = new Set<string>();
+  if (keys.strong.length > 0) {
+    const rows = await db
+      .selectFrom('agent_identities')
+      .select('key')
+      .where('strong', '=', 1)
+      .where('key', 'in', keys.strong)
+      .execute();
+    for (const row of rows) heldElsewhere.add(row.key);
+  }
+  const values = [
+    ...keys.strong
+      .filter((key) => !heldElsewhere.has(key))
+      .map((key) => ({ key, agent_id: agentId, strong: 1 })),
+    ...keys.weak.map((key) => ({ key, agent_id: agentId, strong: 0 })),
+  ];
+  if (values.length > 0) await db.insertInto('agent_identities').values(values).execute();
+}
+
+function sourceFromRow(row: AgentSourcesTable): AgentSource {
+  return {
+    key: row.source_key,
+    arrival: row.arrival as SourceArrival,
+    by: row.brought_by,
+    handle: row.handle,
+    format: row.format as FormatName,
+    documents: parseColumn<SourceDocument[]>(row.documents, 'agent_sources.documents'),
+    agent: parseColumn<Agent>(row.agent, 'agent_sources.agent'),
+    flags: parseColumn<SafetyFlag[]>(row.flags, 'agent_sources.flags'),
+    verified: row.verified === 1,
+    at: row.at,
+  };
+}
+
+export function rowFromSource(agentId: string, source: AgentSource): AgentSourcesTable {
+  return {
+    agent_id: agentId,
+    source_key: source.key,
+    arrival: source.arrival,
+    brought_by: source.by,
+    handle: source.handle,
+    format: source.format,
+    documents: JSON.stringify(source.documents),
+    agent: JSON.stringify(source.agent),
+    flags: JSON.stringify(source.flags),
+    verified: source.verified ? 1 : 0,
+    at: source.at,
+  };
+}
