@@ -5,8 +5,10 @@
  * - REST (WoA rest, plain HTTP endpoints): a HEAD of the invoke URL; any answer below 500 but 404/410 is `up`.
  * Other bindings (stdio, unix, local, wss) are `unknown`: probing them would run or reach local things.
  */
+
 import type { SecureFetcher } from '@agentry/client';
 import type { Agent, Binding } from '@agentry/core';
+import { encodeUriComponentSafe } from '@agentry/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describeFetchError } from './fetch-document.js';
@@ -78,7 +80,7 @@ function probeFor(agent: Agent, binding: Binding): Probe | undefined {
     }
     case 'woa-rest': {
       const url = httpUrl(
-        binding.base + binding.invokePath.replaceAll('{agent_id}', encodeURIComponent(agent.id)),
+        binding.base + binding.invokePath.replaceAll('{agent_id}', encodeUriComponentSafe(agent.id)),
       );
       return url === undefined
         ? undefined

@@ -2,9 +2,9 @@
  * The invocation metadata of a candidate: the binding to call its operation through (the client's own order of
  * preference), where and how to send the call, and the credentials each way to call needs.
  */
-
 import { chooseBinding } from '@agentry/client';
 import type { Agent, Binding, Operation, SecurityRequirement, SecuritySchemeType } from '@agentry/core';
+import { encodeUriComponentSafe } from '@agentry/core';
 import type { AuthType, CandidateAuth, CandidateBinding, TransportName } from './types.js';
 
 /** The binding kinds each `policy.transports` name admits. */
@@ -45,7 +45,7 @@ export function describeBinding(
         kind: binding.kind,
         endpoint:
           binding.base.replace(/\/+$/, '') +
-          binding.invokePath.replaceAll('{agent_id}', encodeURIComponent(agent.id)),
+          binding.invokePath.replaceAll('{agent_id}', encodeUriComponentSafe(agent.id)),
         method: 'POST',
         envelope: true,
         content_type: 'application/json',

@@ -5,6 +5,7 @@
  * `{"error": {code, status, message, details}}` body, which the shared error reading understands.
  */
 import type { JsonValue } from '@agentry/core';
+import { encodeUriComponentSafe } from '@agentry/core';
 import { isObject } from '../json.js';
 import { pollAnswer } from './a2a-tasks.js';
 import { type A2aVersion, readTask } from './a2a-wire.js';
@@ -16,7 +17,7 @@ export function restUrl(base: string, version: A2aVersion, path: string): string
 }
 
 export function restTaskUrl(base: string, version: A2aVersion, taskId: string): string {
-  return restUrl(base, version, `tasks/${encodeURIComponent(taskId)}`);
+  return restUrl(base, version, `tasks/${encodeUriComponentSafe(taskId)}`);
 }
 
 /**
