@@ -75,7 +75,7 @@ export function failureOf(error: unknown, context: Context): MappedFailure {
           code: 'AddressRefused',
           title: 'Agent Address Refused',
           detail:
-            "The registry does not call this agent: its endpoint is not a public HTTPS address (private, loopback and link-local addresses, local sockets and processes are refused unless the registry's operator allows them).",
+            "The registry does not call this agent: its endpoint is not a public HTTPS address (private, loopback and link-local addresses, local sockets and processes are refused unless the registry's operator allows them: agentry serve --allow-http --allow-private-network).",
         });
       case 'too-large':
         return build(ctx, 'agent', {
@@ -105,7 +105,7 @@ export function failureOf(error: unknown, context: Context): MappedFailure {
       status: 428,
       code: 'ConfirmationRequired',
       title: 'Confirmation Required',
-      detail: `${error.message} Through the gateway: send "confirm": true in the body (or X-Agent-Confirmation: true).`,
+      detail: `${error.message} Through the gateway: send X-Agent-Confirmation: true (or "confirm": true in the envelope).`,
       extra: { reasons: [...error.reasons] },
     });
   }
