@@ -4,6 +4,7 @@
  * search index and returns a web-standard `fetch` handler; `serveRegistry` puts it on a port.
  */
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createSecureFetcher, type SecureFetcher } from '@agentry/client';
 import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono/node-server';
@@ -291,6 +292,8 @@ export interface ServeOptions {
    * binds its port first, so that a port in use is reported before the database is created.
    */
   server?: Server;
+  /** Serve HTTPS with this certificate (chain) and private key, PEM (on a new server; ignored with `server`). */
+  tls?: { cert: string | Buffer; key: string | Buffer };
 }
 
 export interface ServedRegistry {
@@ -301,10 +304,14 @@ export interface ServedRegistry {
   close(): Promise<void>;
 }
 
-/** Serves the registry over HTTP with @hono/node-server (put TLS in front in production: AIDIP §9). */
+/** Serves the registry over HTTP, or HTTPS with `tls` (AIDIP §9 requires it in production), with @hono/node-server. */
 export async function serveRegistry(registry: Registry, options: ServeOptions = {}): Promise<ServedRegistry> {
   const hostname = options.hostname ?? '127.0.0.1';
-  const server = options.server ?? createServer();
+  const server =
+    options.server ??
+    (options.tls === undefined
+      ? createServer()
+      : (createHttpsServer({ cert: options.tls.cert, key: options.tls.key }) as unknown as Server));
   server.on(
     'request',
     getRequestListener(

@@ -3,17 +3,20 @@
  * every format, with invocation over REST, MCP, A2A and WebSocket. The module may export `hostOptions` (auth, rate
  * limits, signing, …: anything `createHost` takes) beside its agents.
  */
-import { createHost, type HostOptions, serveNode } from '@agentry/host';
+import { createHost, type HostOptions, hostEntry, originEntry, serveNode } from '@agentry/host';
 import type { Command } from 'commander';
 import { agentsOf } from '../io/agents.js';
 import { EXIT, UsageError } from '../io/errors.js';
 import { loadModule } from '../io/module.js';
 import { listeningServer, parsePort, untilInterrupted } from '../io/server.js';
+import { TLS_OPTIONS, type TlsOptions, tlsFiles } from '../io/tls.js';
 
-interface HostCommandOptions {
+interface HostCommandOptions extends TlsOptions {
   port: string;
   hostname: string;
   baseUrl?: string;
+  allowedHost?: string[];
+  allowedOrigin?: string[];
   json?: boolean;
 }
 
@@ -30,13 +33,38 @@ export function registerHost(program: Command): void {
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', process.env.PORT ?? '8080')
     .option('--hostname <name>', 'address to listen on', '127.0.0.1')
     .option('--base-url <url>', 'public URL the documents link to (default: the address listened on)')
+    .option(
+      '--allowed-host <name>',
+      "a name the host also answers to (Host), besides the base URL's (and localhost for a loopback one): agents.example.com or agents.example.com:8443, * for any; repeatable",
+      repeated,
+    )
+    .option(
+      '--allowed-origin <origin>',
+      "an origin whose web pages may call the agents, besides the host's own: https://app.example.com, * for any; repeatable",
+      repeated,
+    )
+    .option(...TLS_OPTIONS.cert)
+    .option(...TLS_OPTIONS.key)
     .option('--json', 'print where it listens as one JSON line')
     .addHelpText(
       'after',
-      '\nThe server runs until interrupted (Ctrl-C), then closes cleanly.\n\nExamples:\n  agentry host examples/summarizer/agent.ts --port 8080\n  agentry host ./agents.js --hostname 0.0.0.0 --base-url https://agents.example.com',
+      '\nThe server runs until interrupted (Ctrl-C), then closes cleanly. Requests naming another host, and calls\nfrom web pages of other sites, are refused (403) as a guard against DNS rebinding: name the others with\n--allowed-host and --allowed-origin.\n\nExamples:\n  agentry host examples/summarizer/agent.ts --port 8080\n  agentry host ./agents.js --hostname 0.0.0.0 --base-url https://agents.example.com\n  agentry host ./agents.js --port 8443 --tls-cert cert.pem --tls-key key.pem --allowed-origin https://app.example.com',
     )
     .action(async (modulePath: string, options: HostCommandOptions) => {
       const port = parsePort(options.port);
+      const tls = tlsFiles(options);
+      const allowedHosts = listed(
+        options.allowedHost,
+        hostEntry,
+        '--allowed-host',
+        'agents.example.com or agents.example.com:8443',
+      );
+      const allowedOrigins = listed(
+        options.allowedOrigin,
+        originEntry,
+        '--allowed-origin',
+        'https://app.example.com',
+      );
       const module = await loadModule(modulePath);
       const agents = agentsOf(module);
       if (agents.length === 0) {
@@ -46,9 +74,17 @@ export function registerHost(program: Command): void {
       }
       const hostOptions = (module.hostOptions ?? {}) as Partial<HostOptions>;
       // The documents link to the base URL, which (with --port 0) is only known once the server listens.
-      const { server, url: listening } = await listeningServer(port, options.hostname);
+      const { server, url: listening } = await listeningServer(port, options.hostname, tls);
       const baseUrl = (options.baseUrl ?? listening).replace(/\/+$/, '');
-      const host = createHost({ webSocket: true, ...hostOptions, agents, baseUrl });
+      const host = createHost({
+        webSocket: true,
+        ...hostOptions,
+        agents,
+        baseUrl,
+        // The flags add to what the module allows.
+        allowedHosts: [...(hostOptions.allowedHosts ?? []), ...allowedHosts],
+        allowedOrigins: [...(hostOptions.allowedOrigins ?? []), ...allowedOrigins],
+      });
       const served = await serveNode(host, { server });
       // Listening for Ctrl-C before saying it is ready (see serve).
       const interrupted = untilInterrupted();
@@ -78,4 +114,24 @@ export function registerHost(program: Command): void {
       await served.close();
       process.exitCode = EXIT.ok;
     });
+}
+
+/** Commander's collector for a flag that may be given more than once. */
+function repeated(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** The values of a repeatable flag, each checked with `read`; one it cannot read is a usage error naming the flag. */
+function listed(
+  values: readonly string[] | undefined,
+  read: (text: string) => string | undefined,
+  flag: string,
+  example: string,
+): string[] {
+  return (values ?? []).map((value) => {
+    const entry = read(value);
+    if (entry === undefined)
+      throw new UsageError(`${flag} "${value}" cannot be read: write it as ${example}`);
+    return entry;
+  });
 }

@@ -24,8 +24,9 @@ import {
   registryOptionsFrom,
 } from '../io/registry-options.js';
 import { listeningServer, parsePort, untilInterrupted } from '../io/server.js';
+import { TLS_OPTIONS, type TlsOptions, tlsFiles } from '../io/tls.js';
 
-interface ServeCommandOptions extends CrawlLimitFlags, NetworkOptions {
+interface ServeCommandOptions extends CrawlLimitFlags, NetworkOptions, TlsOptions {
   port?: string;
   hostname?: string;
   db?: string;
@@ -71,6 +72,8 @@ export function registerServe(program: Command): void {
     .option('--import-interval <minutes>', 'minutes between imports of each --import registry', '60')
     .option(...NETWORK_OPTIONS.allowHttp)
     .option(...NETWORK_OPTIONS.allowPrivateNetwork)
+    .option(...TLS_OPTIONS.cert)
+    .option(...TLS_OPTIONS.key)
     .option('--json', 'print where it listens (and the admin token, when new) as one JSON line')
     .addHelpText(
       'after',
@@ -99,7 +102,7 @@ export function registerServe(program: Command): void {
       const search = searchSummary(registryOptions);
 
       // The port first: one in use is a usage error before the database (and its admin token, shown once) is made.
-      const { server } = await listeningServer(port, hostname);
+      const { server } = await listeningServer(port, hostname, tlsFiles(options));
       // What the registry fetches with (gateway, crawler, imports): --allow-http and --allow-private-network, or
       // AGENTRY_ALLOW_HTTP and AGENTRY_ALLOW_PRIVATE_NETWORK, as every fetching command reads them.
       const policy = fetchPolicy(options);

@@ -1,6 +1,8 @@
 /** Long-running commands (`host`, `serve`): ports, listening, and running until interrupted. */
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { UsageError } from './errors.js';
+import type { TlsFiles } from './tls.js';
 
 export function parsePort(text: string, option = '--port'): number {
   const port = Number(text);
@@ -10,14 +12,17 @@ export function parsePort(text: string, option = '--port'): number {
 }
 
 /**
- * A Node server already listening, and its `http://address:port`: hosts build their documents for a base URL,
- * which with port 0 is only known once the server listens.
+ * A Node server already listening, and its `http://address:port` (`https://` with `tls`): hosts build their
+ * documents for a base URL, which with port 0 is only known once the server listens.
  */
 export async function listeningServer(
   port: number,
   hostname: string,
+  tls?: TlsFiles,
 ): Promise<{ server: Server; url: string }> {
-  const server = createServer();
+  // Node's https.Server serves requests as an http.Server does; the host and the registry take either.
+  const server = tls === undefined ? createServer() : (createHttpsServer(tls) as unknown as Server);
+  const scheme = tls === undefined ? 'http' : 'https';
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
@@ -31,8 +36,8 @@ export async function listeningServer(
   const address = server.address();
   const url =
     typeof address === 'object' && address !== null
-      ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
-      : `http://${hostname}:${port}`;
+      ? `${scheme}://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
+      : `${scheme}://${hostname}:${port}`;
   return { server, url };
 }
 
