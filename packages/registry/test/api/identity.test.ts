@@ -203,6 +203,20 @@ describe('one agent, one entry', () => {
     assert.equal(problemOf(put, 409)['id'], 'forecaster');
   });
 
+  test('an entry the second publisher may not see is not named in its 409', async () => {
+    const hidden = agentAt(fleet.origin('hidden.test'), 'ledger', 'Ledger', 'Books for a small team.');
+    const restricted = { document: documentOf(hidden, 'woa'), access: { groups: ['team-a'] } };
+    assert.equal((await r.request('/agents', { token: acme, body: restricted })).status, 201);
+    const refused = problemOf(
+      await r.request('/agents', { token: globex, body: documentOf(hidden, 'a2a') }),
+      409,
+    );
+    assert.equal(refused['reason'], 'identity');
+    assert.equal(refused['id'], undefined);
+    assert.doesNotMatch(String(refused['detail']), / as "/, 'the entry is not named');
+    assert.equal((await r.request('/agents/ledger', { method: 'DELETE', token: acme })).status, 204);
+  });
+
   test('a crawled agent a publisher registers later becomes that publisher’s, one entry still', async () => {
     const tides = agentAt(fleet.origin('beta.test'), 'tides', 'Tides', 'Tide tables for any harbour.');
     serve('beta.test', tides);

@@ -61,7 +61,9 @@ export function agentRoutes(app: Hono<ApiEnv>, services: RegistryServices): void
       actor: actorOf(caller),
       ...(quota === undefined ? {} : { quota }),
     });
-    if (!Array.isArray(outcome) && outcome.kind === 'conflict') return conflictProblem(outcome, owner);
+    if (!Array.isArray(outcome) && outcome.kind === 'conflict') {
+      return conflictProblem(outcome, owner, await store.agents.getVisible(outcome.id, caller));
+    }
     if (!Array.isArray(outcome)) {
       return problem({
         status: 403,
@@ -162,7 +164,10 @@ export function agentRoutes(app: Hono<ApiEnv>, services: RegistryServices): void
       return forbidden(
         `Agent "${id}" belongs to another publisher; only its owner or the admin may change it.`,
       );
-    if (outcome.kind === 'conflict') return conflictProblem(outcome, caller.publisher ?? actorOf(caller));
+    if (outcome.kind === 'conflict') {
+      const publisher = caller.publisher ?? actorOf(caller);
+      return conflictProblem(outcome, publisher, await store.agents.getVisible(outcome.id, caller));
+    }
     if (outcome.kind === 'updated') await sync.upsert([outcome.record]);
     const metadata = metadataView(
       outcome.record,
@@ -307,19 +312,24 @@ function readFeedback(
 
 /**
  * 409: another publisher's entry stands in the way (docs/registry.md, "Identity"). The same agent is refused
- * outright; an id held by a different agent is refused with how to pick another.
+ * outright; an id held by a different agent is refused with how to pick another. An entry the caller may not see
+ * is not named: the answer says only that the agent is taken.
  */
-function conflictProblem(conflict: ConflictOutcome, publisher: string): Response {
+function conflictProblem(conflict: ConflictOutcome, publisher: string, holder: unknown): Response {
+  const visible = holder !== undefined;
+  const entry = visible ? ` as "${conflict.id}"` : '';
   const detail =
     conflict.reason === 'identity'
-      ? `Agent "${conflict.agent}" is already in this registry as "${conflict.id}", registered by another publisher: one agent is one entry, kept by the publisher that registered it first. If the agent is yours, ask the registry's operator to transfer "${conflict.id}".`
-      : `The id "${conflict.id}" is held by another publisher's agent. Give yours another id in its document (the "id" of AIDIP metadata or of its WoA entry, the name an A2A card's id is made from), e.g. "${conflict.id}-${publisherSlug(publisher)}", and register it again.`;
+      ? `Agent "${conflict.agent}" is already in this registry${entry}, registered by another publisher: one agent is one entry, kept by the publisher that registered it first. If the agent is yours, ask the registry's operator to transfer it.`
+      : `The id "${conflict.id}" is held by another publisher's agent. Give yours another id in its document (the "id" of AIDIP metadata or of its WoA entry; an A2A card's id is made from its name), e.g. "${conflict.id}-${publisherSlug(publisher)}", and register it again.`;
+  const extensions: Record<string, unknown> = { reason: conflict.reason, agent: conflict.agent };
+  if (visible || conflict.reason === 'id') extensions['id'] = conflict.id;
   return problem({
     status: 409,
     code: 'Conflict',
     title: conflict.reason === 'identity' ? 'Agent already registered' : 'Id already taken',
     detail,
-    extensions: { reason: conflict.reason, id: conflict.id, agent: conflict.agent },
+    extensions,
   });
 }
 
