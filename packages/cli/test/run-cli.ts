@@ -27,11 +27,21 @@ export function agentry(args: string[], stdin?: string): Run {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Like `agentry`, without blocking the event loop (needed when the test process itself serves the requests). */
-export function agentryAsync(args: string[], env: Record<string, string> = {}): Promise<Run> {
+/**
+ * Like `agentry`, without blocking the event loop (needed when the test process itself serves the requests);
+ * `cwd` runs it in another directory (a command's default files, such as ./agentry.db, land there).
+ */
+export function agentryAsync(
+  args: string[],
+  env: Record<string, string> = {},
+  options: { cwd?: string } = {},
+): Promise<Run> {
   assert.ok(existsSync(bin), `build first: ${bin} is missing (npm run build)`);
   return new Promise((done) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...cleanEnv, ...env } });
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...process.env, ...cleanEnv, ...env },
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {

@@ -43,7 +43,7 @@ export function registerSearch(program: Command): void {
   addRegistryOptions(command)
     .addHelpText(
       'after',
-      '\nExit status: 0 agents found, 1 none found, 2 usage error or registry unreachable.\n\nExamples:\n  agentry search "book a flight to Paris"\n  agentry search "translate chinese" --tags nlp --json\n  agentry search "weather" --registry https://registry.example.com',
+      '\nExit status: 0 agents found, 1 none found, 2 usage error or registry unreachable.\n\nExamples:\n  agentry search "book a flight to Paris"\n  agentry search "translate chinese" --tags nlp --json\n  agentry search "summarize an article" --top 3 --registry https://registry.example.com',
     )
     .action(async (need: string, options: SearchCommandOptions) => {
       const top = Number(options.top);

@@ -1,13 +1,21 @@
 /**
  * The demo behind `agentry serve --demo` (and `npm start`): the repository's example agents (examples/<name>/agent.ts),
- * each hosted on its own loopback port as `agentry host` would, then registered with the registry from their
- * WoT TD cards (the format that carries the most of the canonical model).
+ * each hosted on its own loopback port as `agentry host` would, then registered with the registry as their WoT TD
+ * cards describe them (bindings, auth, operations) with the facets no card carries — tags, capabilities, languages,
+ * publisher — from their definitions, so that the demo's search filters and the page's work on them.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { consoleLogger, createHost, type HostOptions, serveNode } from '@agentry/host';
-import type { Registry } from '@agentry/registry';
+import { type Agent, readDocument } from '@agentry/core';
+import { type AgentDefinition, consoleLogger, createHost, type HostOptions, serveNode } from '@agentry/host';
+import {
+  preferredId,
+  type Registry,
+  type RegistryRecord,
+  scanAgentText,
+  searchDocumentOf,
+} from '@agentry/registry';
 import { agentsOf } from './agents.js';
 import { UsageError } from './errors.js';
 import { loadModule } from './module.js';
@@ -16,8 +24,13 @@ import { listeningServer } from './server.js';
 export interface DemoHost {
   url: string;
   agents: string[];
+  /** The agents as defined, by id: what their cards leave out is taken from here. */
+  definitions: ReadonlyMap<string, AgentDefinition>;
   close(): Promise<void>;
 }
+
+/** The publisher the demo agents are registered under. */
+export const DEMO_PUBLISHER = 'agentry-demo';
 
 export interface DemoAgents {
   hosts: DemoHost[];
@@ -45,46 +58,65 @@ export async function startDemoAgents(folder = EXAMPLES): Promise<DemoAgents> {
     const { server, url: baseUrl } = await listeningServer(0, '127.0.0.1');
     const host = createHost({ logger: quietLogger, ...hostOptions, agents: unique, baseUrl });
     const served = await serveNode(host, { server });
-    hosts.push({ url: baseUrl, agents: unique.map((agent) => agent.id), close: () => served.close() });
+    hosts.push({
+      url: baseUrl,
+      agents: unique.map((agent) => agent.id),
+      definitions: new Map(unique.map((agent) => [agent.id, agent])),
+      close: () => served.close(),
+    });
   }
 
   return {
     hosts,
     async register(registry) {
-      const { token, info } = await registry.store.tokens.create(
-        { role: 'publisher', publisher: 'agentry-demo' },
-        'demo',
-      );
       const registered: Array<{ id: string; hostUrl: string }> = [];
-      try {
-        for (const host of hosts) {
-          for (const agentId of host.agents) {
-            const card = await (await fetch(`${host.url}/agents/${agentId}/card`)).text();
-            const response = await registry.fetch(
-              new Request('http://registry.local/agents', {
-                method: 'POST',
-                headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-                body: card,
-              }),
-            );
-            const body = (await response.json()) as { id?: string; detail?: string };
-            if (!response.ok || body.id === undefined) {
-              throw new Error(
-                `registering the demo agent ${agentId} failed: ${body.detail ?? response.status}`,
-              );
-            }
-            registered.push({ id: body.id, hostUrl: host.url });
+      const records: RegistryRecord[] = [];
+      for (const host of hosts) {
+        for (const agentId of host.agents) {
+          const agent = await describedAgent(host, agentId);
+          // Written as a registration by the demo's publisher would be (AIDIP, the one format that carries every
+          // facet, refuses the demo's plain-HTTP endpoints), then indexed for search.
+          const outcome = await registry.store.agents.register(
+            [
+              {
+                draft: { agent, owner: DEMO_PUBLISHER, flags: scanAgentText(agent), sourceFormat: 'td' },
+                preferredId: preferredId(agent),
+              },
+            ],
+            { actor: DEMO_PUBLISHER },
+          );
+          const [written] = Array.isArray(outcome) ? outcome : [];
+          if (written === undefined) {
+            throw new Error(`registering the demo agent ${agentId} failed: ${JSON.stringify(outcome)}`);
           }
+          records.push(written.record);
+          registered.push({ id: written.record.id, hostUrl: host.url });
         }
-      } finally {
-        await registry.store.tokens.revoke(info.id, 'demo');
       }
+      await registry.search.upsert(records.map(searchDocumentOf));
       return registered;
     },
     async close() {
       await Promise.all(hosts.map((host) => host.close()));
     },
   };
+}
+
+/**
+ * The agent as its TD card describes it (its bindings on the demo host, its auth, its operations), with the facets
+ * a TD does not carry taken from its definition.
+ */
+async function describedAgent(host: DemoHost, agentId: string): Promise<Agent> {
+  const cardUrl = `${host.url}/agents/${encodeURIComponent(agentId)}/card`;
+  const read = readDocument(await (await fetch(cardUrl)).json(), { format: 'td', sourceUrl: cardUrl });
+  const [agent] = read.agents;
+  if (agent === undefined) throw new Error(`the demo agent ${agentId}'s card could not be read`);
+  const defined = host.definitions.get(agentId)?.agent;
+  for (const facet of ['tags', 'capabilities', 'languages', 'publisher'] as const) {
+    const value = defined?.[facet];
+    if (agent[facet] === undefined && value !== undefined) Object.assign(agent, { [facet]: value });
+  }
+  return agent;
 }
 
 /** Demo hosts listen on plain-HTTP loopback, which WoA warns about on every start: only errors are worth showing. */
