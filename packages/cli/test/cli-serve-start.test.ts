@@ -174,7 +174,7 @@ describe('agentry token', () => {
 });
 
 describe('agentry serve fetches as the network settings allow', () => {
-  test('with AGENTRY_ALLOW_HTTP/AGENTRY_ALLOW_PRIVATE_NETWORK or the flags, it invokes an agent hosted on this machine', async () => {
+  test('with AGENTRY_ALLOW_HTTP/AGENTRY_ALLOW_PRIVATE_NETWORK or the flags, it invokes an agent hosted on this machine (without, 502 naming them)', async () => {
     const host = await agentryServer([
       'host',
       join(root, 'examples/summarizer/agent.ts'),
@@ -186,6 +186,7 @@ describe('agentry serve fetches as the network settings allow', () => {
     try {
       const description = `${String(host.ready['baseUrl'])}/.well-known/woa.json`;
       for (const [name, flags, env] of [
+        ['neither', [], {}],
         ['the environment variables', [], allowed],
         ['the flags', ['--allow-http', '--allow-private-network'], {}],
       ] as const) {
@@ -195,7 +196,7 @@ describe('agentry serve fetches as the network settings allow', () => {
             '--port',
             '0',
             '--db',
-            join(dir, `network-${flags.length}.db`),
+            join(dir, `network-${name.replaceAll(' ', '-')}.db`),
             '--embeddings',
             'none',
             '--json',
@@ -222,6 +223,13 @@ describe('agentry serve fetches as the network settings allow', () => {
               max_words: 10,
             },
           });
+          if (name === 'neither') {
+            // The strict default: refused, and the answer names what the operator would change.
+            assert.equal(invoked.status, 502, invoked.text);
+            assert.equal((invoked.json as { code?: string }).code, 'AddressRefused');
+            assert.match(invoked.text, /agentry serve --allow-http --allow-private-network/);
+            continue;
+          }
           assert.equal(invoked.status, 200, `with ${name}: ${invoked.text}`);
           assert.deepEqual(invoked.json, { summary: 'Registries find agents.' });
         } finally {
