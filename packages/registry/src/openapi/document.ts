@@ -4,6 +4,7 @@
  * history, administration, health, metrics), with every error as problem details carrying the AIDIP error object.
  */
 import type { JsonObject, JsonValue } from '@agentry/core';
+import { MAX_FILTER_VALUES } from '../api/list-limits.js';
 import { COMPONENT_SCHEMAS } from './schemas.js';
 
 export interface OpenApiOptions {
@@ -64,7 +65,7 @@ const idParameter: JsonObject = {
 const listParameter = (name: string, description: string): JsonObject => ({
   name,
   in: 'query',
-  description: `${description} Comma-separated or repeated; the agent must have all of them.`,
+  description: `${description} Comma-separated or repeated; the agent must have all of them (at most ${MAX_FILTER_VALUES} values; more is a 400).`,
   schema: { type: 'array', items: { type: 'string' } },
   style: 'form',
   explode: true,

@@ -3,6 +3,7 @@
  * request schemas of resolve and the gateway are the very ones their code validates with.
  */
 import type { JsonObject } from '@agentry/core';
+import { MAX_FILTER_VALUES } from '../api/list-limits.js';
 import { INVOKE_BODY_SCHEMA } from '../gateway/request.js';
 import { AUTH_TYPES, RESOLVE_REQUEST_SCHEMA } from '../resolve/index.js';
 
@@ -25,6 +26,9 @@ const STATUS: JsonObject = {
     'Lifecycle status (AIDIP §3.1), lower-cased: active, inactive, deprecated, retired, or any other word the publisher chose (maintenance, beta …).',
   examples: ['active', 'deprecated', 'maintenance'],
 };
+
+/** A filter's values: at most `MAX_FILTER_VALUES` (api/list-limits.ts), all of which must match. */
+const filterValues: JsonObject = { type: 'array', items: { type: 'string' }, maxItems: MAX_FILTER_VALUES };
 
 export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
   Problem: {
@@ -254,11 +258,11 @@ export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
         type: ['object', 'null'],
         additionalProperties: false,
         properties: {
-          capabilities: strings,
-          tags: strings,
-          supported_languages: strings,
+          capabilities: filterValues,
+          tags: filterValues,
+          supported_languages: filterValues,
           supported_language: { type: 'string' },
-          languages: strings,
+          languages: filterValues,
           language: { type: 'string' },
           status: { oneOf: [STATUS, { type: 'array', items: STATUS }] },
         },
