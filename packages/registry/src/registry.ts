@@ -408,6 +408,12 @@ function startCrawler(
         } else {
           logger.debug({ origin: progress.origin, outcome: progress.outcome }, 'crawled');
         }
+        if (progress.dropped !== undefined) {
+          logger.warn(
+            { origin: progress.origin, dropped: progress.dropped },
+            'the origin lists more than the per-origin limits allow (maxAgentsPerOrigin, maxDocumentsPerOrigin); the rest was dropped',
+          );
+        }
       },
       onError: (error) => logger.error({ err: error }, 'the crawl loop failed; retrying'),
     });
