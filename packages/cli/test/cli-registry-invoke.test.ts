@@ -171,12 +171,41 @@ describe('CLI errors name CLI flags', () => {
       '-o',
       'book_flight',
       '-i',
-      '{"flight": "BA1"}',
+      '{"flight_number": "BA1"}',
       ...LOOPBACK,
     ]);
     assert.equal(run.status, 2, run.stderr);
     assert.match(run.stderr, /needs confirmation before it runs .*Pass --yes to confirm\./);
     assert.doesNotMatch(run.stderr, /confirm: true|--confirm/);
+  });
+
+  test("the gateway's 428 for an operation needing confirmation is rendered as --yes too", async () => {
+    const registered = await agentryAsync([
+      'register',
+      `${documentsUrl}/agent.json`,
+      '--registry',
+      registryUrl,
+      '--token',
+      ADMIN,
+      '--json',
+      ...LOOPBACK,
+    ]);
+    assert.equal(registered.status, 0, registered.stderr);
+    const { id } = JSON.parse(registered.stdout) as { id: string };
+    const run = await agentryAsync([
+      'invoke',
+      `${registryUrl}/agents/${encodeURIComponent(id)}`,
+      '-o',
+      'book_flight',
+      '-i',
+      '{"flight_number": "BA1"}',
+      '--bearer',
+      ADMIN,
+      ...LOOPBACK,
+    ]);
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /428 .*needs confirmation.* Pass --yes to confirm\.$/m);
+    assert.doesNotMatch(run.stderr, /--confirm\b|call again with confirm: true/);
   });
 
   test('convert asks for --base-url, not the library option baseUrl', async () => {

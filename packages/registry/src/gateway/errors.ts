@@ -105,7 +105,8 @@ export function failureOf(error: unknown, context: Context): MappedFailure {
       status: 428,
       code: 'ConfirmationRequired',
       title: 'Confirmation Required',
-      detail: `${error.message} Through the gateway: send X-Agent-Confirmation: true (or "confirm": true in the envelope).`,
+      // The client's own advice names its option (`confirm: true`); a gateway caller sends a header instead.
+      detail: `${error.fix?.summary ?? error.message} Through the gateway: send X-Agent-Confirmation: true (or "confirm": true in the envelope).`,
       extra: { reasons: [...error.reasons] },
     });
   }
