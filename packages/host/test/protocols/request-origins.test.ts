@@ -148,11 +148,12 @@ describe('every surface that acts', () => {
       assert.equal(otherScheme.status, 403);
       assert.equal(otherScheme.body['code'], 'origin_not_allowed');
 
-      for (const own of [
+      const owns: Record<string, string>[] = [
         {},
         { origin: running.url },
         { host: `localhost:${port}`, origin: `http://localhost:${port}` },
-      ]) {
+      ];
+      for (const own of owns) {
         const served = await send(surface.method, surface.path(), { ...confirmed, ...own }, surface.body);
         assert.equal(served.status, surface.served, JSON.stringify({ own, body: served.body }));
       }
