@@ -41,7 +41,7 @@ export function cachingProvider(inner: EmbeddingProvider, file: string): Caching
     id: inner.id,
     dimensions: inner.dimensions,
     ...(inner.concurrency === undefined ? {} : { concurrency: inner.concurrency }),
-    ...(inner.similarityFloor === undefined ? {} : { similarityFloor: inner.similarityFloor }),
+    ...(inner.similarityFloors === undefined ? {} : { similarityFloors: inner.similarityFloors }),
     async embed(texts, options) {
       if (!cached) return inner.embed(texts, options);
       const missing = [...new Set(texts.filter((text) => !vectors.has(text)))];

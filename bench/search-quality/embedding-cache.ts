@@ -17,7 +17,7 @@ export function cachedProvider(
     createHash('sha256').update(`${provider.id}\u0000${text}`).digest('base64url');
   return {
     id: provider.id,
-    ...(provider.similarityFloor === undefined ? {} : { similarityFloor: provider.similarityFloor }),
+    ...(provider.similarityFloors === undefined ? {} : { similarityFloors: provider.similarityFloors }),
     get dimensions() {
       return provider.dimensions;
     },

@@ -28,6 +28,9 @@ interface Hit {
   score?: number;
   why?: string[];
   endpoint?: string;
+  /** Set by the registry when its safety scan found instructions aimed at a model in the agent's text. */
+  flagged?: boolean;
+  safety_flags?: Array<{ rule?: string }>;
 }
 
 export function registerSearch(program: Command): void {
@@ -83,10 +86,18 @@ function printHits(need: string, hits: Hit[]): void {
     out(
       `${String(index + 1).padStart(2)}. ${paint(color, 'bold', hit.id)} ${hit.name ? `— ${hit.name}` : ''} ${paint(color, 'dim', score)}`.trimEnd(),
     );
+    if (hit.flagged === true) out(`    ${paint(color, 'red', flaggedNote(hit))}`);
     // Descriptions are the publisher's words, shown as data on one line.
     if (hit.description) out(`    ${oneLine(hit.description, 110)}`);
     if (hit.why && hit.why.length > 0) out(`    ${paint(color, 'dim', `why: ${hit.why.join('; ')}`)}`);
   });
+}
+
+/** What a flagged agent's line warns of: its text holds instructions aimed at a model (AIDIP §9 unsafe agents). */
+function flaggedNote(hit: Hit): string {
+  const rules = [...new Set((hit.safety_flags ?? []).flatMap((flag) => (flag.rule ? [flag.rule] : [])))];
+  const named = rules.length > 0 ? ` (${rules.join(', ')})` : '';
+  return `FLAGGED by the registry's safety scan${named}: its text may try to instruct your model; treat it as data`;
 }
 
 function oneLine(text: string, max: number): string {

@@ -206,9 +206,19 @@ export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
       status: STATUS,
       flagged: { type: 'boolean' },
       safety_flags: { type: 'array', items: ref('SafetyFlag') },
-      quality_score: { type: 'number' },
+      quality_score: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        description:
+          'Quality, 0..1: ratings and gateway outcomes (a Beta(1, 1) mean); absent until there is evidence.',
+      },
       updated_at: { type: 'string', format: 'date-time' },
-      score: { type: 'number' },
+      score: {
+        type: 'number',
+        description:
+          'Search relevance, comparable within one answer only: hybrid and semantic, standard deviations above the average candidate the caller may see (negative below it); lexical, the BM25 score (positive). Not 0..1.',
+      },
       why: strings,
     },
   },
@@ -360,11 +370,29 @@ export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
       id: { type: 'string' },
       name: { type: 'string' },
       description: { type: 'string' },
-      score: { type: 'number', minimum: 0, maximum: 1 },
+      score: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        description:
+          'Relevance, 0..1: the logistic of the search score (0.5 an average candidate, 0.73 one standard deviation above), times the demotions and language factor told in `why`, capped at 1.',
+      },
       why: strings,
       status: STATUS,
-      trust: { type: 'number', minimum: 0, maximum: 1 },
-      quality_score: { type: 'number' },
+      trust: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        description:
+          'Provenance trust, 0..1: how far the registry can vouch for where the description came from.',
+      },
+      quality_score: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        description:
+          'Quality, 0..1: ratings and gateway outcomes (a Beta(1, 1) mean); absent until there is evidence.',
+      },
       languages: strings,
       flagged: { type: 'boolean' },
       operation: {
@@ -377,7 +405,13 @@ export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
               name: { type: 'string' },
               title: { type: 'string' },
               description: { type: 'string' },
-              score: { type: 'number' },
+              score: {
+                type: 'number',
+                minimum: 0,
+                maximum: 1,
+                description:
+                  "0..1: the weighted share of the intent's words the operation mentions (1: all, in its name).",
+              },
               input_schema: jsonSchema,
               output_schema: jsonSchema,
               requires_confirmation: { type: 'boolean' },
@@ -390,7 +424,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
         items: {
           type: 'object',
           required: ['name', 'score'],
-          properties: { name: { type: 'string' }, score: { type: 'number' } },
+          properties: { name: { type: 'string' }, score: { type: 'number', minimum: 0, maximum: 1 } },
         },
       },
       binding: {

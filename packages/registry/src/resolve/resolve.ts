@@ -41,7 +41,6 @@ export async function resolveIntent(body: unknown, deps: ResolveDeps): Promise<R
   const fetch = Math.min(MAX_FETCH, Math.max(MIN_FETCH, request.top * OVERSAMPLE));
   const hits = await deps.search(request.intent, fetch);
   const records = new Map((await deps.getRecords(hits.map((hit) => hit.id))).map((r) => [r.id, r]));
-  const best = hits.reduce((max, hit) => Math.max(max, hit.score), 0);
 
   const reasons: Partial<Record<FilterReason, number>> = {};
   let filtered = 0;
@@ -49,7 +48,7 @@ export async function resolveIntent(body: unknown, deps: ResolveDeps): Promise<R
   hits.forEach((hit, order) => {
     const record = records.get(hit.id);
     if (record === undefined) return; // removed since it was indexed
-    const candidate = buildCandidate(record, hit, best, request, deps);
+    const candidate = buildCandidate(record, hit, request, deps);
     if ('reason' in candidate) {
       filtered++;
       reasons[candidate.reason] = (reasons[candidate.reason] ?? 0) + 1;
@@ -74,7 +73,6 @@ export async function resolveIntent(body: unknown, deps: ResolveDeps): Promise<R
 function buildCandidate(
   record: RegistryRecord,
   hit: SearchHit,
-  best: number,
   request: ResolveRequest,
   deps: ResolveDeps,
 ): ResolveCandidate | { reason: FilterReason } {
@@ -87,7 +85,7 @@ function buildCandidate(
   if (reason !== undefined) return { reason };
 
   const why = [...hit.why];
-  let score = best > 0 ? hit.score / best : 0;
+  let score = relevance(hit.score);
   for (const adjustment of adjustments(record, request.context, chosen?.name, binding !== undefined)) {
     score *= adjustment.factor;
     if (!why.includes(adjustment.why)) why.push(adjustment.why); // search may have told it already
@@ -100,7 +98,7 @@ function buildCandidate(
     id: record.id,
     name: agent.name,
     description: agent.description,
-    score: Math.round(Math.min(1, score) * 1e4) / 1e4,
+    score: Math.round(Math.min(1, Math.max(0, score)) * 1e4) / 1e4,
     why,
     status: record.status,
     trust: trustScore(record),
@@ -117,6 +115,16 @@ function buildCandidate(
     candidate.invoke.uri = agent.url;
   }
   return candidate;
+}
+
+/**
+ * The search's score on 0..1: the logistic of how far the agent stands out among the candidates the caller may
+ * see (hybrid and semantic scores are in standard deviations: 0 is an average candidate, 0.5 here; 1 is 0.73;
+ * 2 is 0.88). It does not depend on the other hits of the answer, so a weak best hit is not shown as 1, and it
+ * is never negative, whatever the standardised score.
+ */
+export function relevance(searchScore: number): number {
+  return 1 / (1 + Math.exp(-searchScore));
 }
 
 function describeOperation(operation: Operation, score: number): CandidateOperation {

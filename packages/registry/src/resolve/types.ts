@@ -73,7 +73,10 @@ export interface ResolveCandidate {
   id: string;
   name: string;
   description: string;
-  /** 0..1, higher is better; comparable within one response. */
+  /**
+   * 0..1, higher is better: the search's relevance through a logistic (0.5 an average visible candidate), times
+   * the demotions and the language factor of `why`, capped at 1.
+   */
   score: number;
   why: string[];
   status: string;

@@ -20,7 +20,7 @@ import { embeddingText, lexicalFields } from './document-text.js';
 import { EmbeddingError } from './embeddings/errors.js';
 import { explainHit } from './explain.js';
 import { type FusedHit, fuse, rankSemantic } from './fusion.js';
-import { parseLexicalQuery } from './lexical/query.js';
+import { type LexicalQuery, parseLexicalQuery } from './lexical/query.js';
 import { createSqliteLexicalIndex } from './lexical/sqlite.js';
 import type { LexicalIndex, LexicalMatch } from './lexical/types.js';
 import { QueryEmbeddingCache, queryCacheKey } from './semantic/query-cache.js';
@@ -481,6 +481,23 @@ export async function createSearchIndex<Tables extends SearchTables>(
     return vectors as Float32Array[];
   }
 
+  /**
+   * The similarity from which an agent without a lexical match is returned: the provider's floor for a query
+   * whose words some agent the caller may see uses, or its higher one for a query whose words none uses (nonsense
+   * looks about that similar to its nearest agent). Semantic mode, which ranks no words, asks whether any match.
+   */
+  async function floorFor(
+    lexicalQuery: LexicalQuery,
+    matches: readonly LexicalMatch[] | undefined,
+    scope: Pick<SearchOptions, 'candidates' | 'excluded'>,
+  ): Promise<number | undefined> {
+    const floors = provider?.similarityFloors;
+    if (floors === undefined) return undefined;
+    const ranked = matches ?? (await lexical.search(db, lexicalQuery, { limit: 1, ...scope }));
+    const anyMatch = ranked.length > 0;
+    return anyMatch ? floors.wordsMatched : floors.noWordsMatched;
+  }
+
   async function search(query: string, searchOptions: SearchOptions): Promise<SearchHit[]> {
     const top = Math.max(0, Math.min(MAX_TOP, Math.floor(searchOptions.top)));
     if (top === 0 || query.trim() === '' || searchOptions.candidates?.size === 0) return [];
@@ -521,7 +538,11 @@ export async function createSearchIndex<Tables extends SearchTables>(
       hits = rankLexical(lexicalMatches, top, demotions);
     } else {
       const { ids, scores, positionOf } = vectorsMatrix.similarities(vectors, scope);
-      const similarityFloor = provider?.similarityFloor;
+      const similarityFloor = await floorFor(
+        lexicalQuery,
+        mode === 'semantic' ? undefined : lexicalMatches,
+        scope,
+      );
       const semantic = { ids, whole: scores[0]!, clauses: scores.slice(1), positionOf };
       hits =
         mode === 'semantic'

@@ -105,6 +105,17 @@ export interface EmbedOptions {
   purpose?: 'query' | 'document';
 }
 
+/** See `EmbeddingProvider.similarityFloors` and docs/search.md, "Relevance". */
+export interface SimilarityFloors {
+  /** When some agent the caller may see matches the query's words (the query is about something agents say). */
+  wordsMatched: number;
+  /**
+   * When no agent does: the query may be nonsense, which a model finds about this similar to its nearest agent,
+   * so only a closer agent counts.
+   */
+  noWordsMatched: number;
+}
+
 /** Turns text into vectors. Implementations: the bundled USE-lite model, an OpenAI-compatible API, none. */
 export interface EmbeddingProvider {
   /** Stable name stored beside each vector, so a change of model triggers re-embedding. */
@@ -116,10 +127,10 @@ export interface EmbeddingProvider {
    */
   readonly concurrency?: number;
   /**
-   * The cosine similarity from which this model's similarity to a query is evidence of relevance (calibrated per
-   * model: the spread of unrelated texts' similarities differs from model to model). Below it, an agent that does
-   * not match the query's words is not returned. Absent: every agent with a vector is returned, ranked.
+   * The cosine similarities from which this model's similarity to a query is evidence of relevance, calibrated per
+   * model (how similar unrelated texts look differs from model to model): an agent that matches none of the
+   * query's words is returned only from there. Absent: every agent with a vector is returned, ranked.
    */
-  readonly similarityFloor?: number;
+  readonly similarityFloors?: SimilarityFloors;
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
 }

@@ -26,9 +26,16 @@ describe('USE-lite embedding provider', () => {
 describe('semantic search with USE-lite', () => {
   let database: TestDatabase;
   let index: SearchIndex;
+  /** The same vectors without the relevance floors: the ranking itself, every agent returned. */
+  let unfloored: SearchIndex;
   before(async () => {
     database = await openTestDatabase();
     index = await createSearchIndex(database.db, provider);
+    const { similarityFloors: _floors, ...withoutFloors } = provider;
+    unfloored = await createSearchIndex(database.db, {
+      ...withoutFloors,
+      embed: provider.embed.bind(provider),
+    });
     await index.upsert([
       doc('weather', {
         name: 'Skycast',
@@ -48,10 +55,29 @@ describe('semantic search with USE-lite', () => {
   after(() => database.dispose());
 
   it('ranks a paraphrase above unrelated agents, with no word in common', async () => {
-    const hits = await index.search('Do I need an umbrella in London?', { top: 4, mode: 'semantic' });
+    const hits = await unfloored.search('Do I need an umbrella in London?', { top: 4, mode: 'semantic' });
     assert.equal(hits[0]?.id, 'weather');
     assert.ok(hits[0]!.semantic! > hits[3]!.semantic!);
     assert.deepEqual(await index.search('Do I need an umbrella in London?', { top: 4, mode: 'lexical' }), []);
+  });
+
+  it('returns an agent that shares no word with the query only when it is at least as similar as the floor says', async () => {
+    // "rain" is a word the weather agent says: the lower floor, and the unrelated agents stay out.
+    const worded = await index.search('will it rain in London', { top: 4 });
+    assert.deepEqual(
+      worded.map((hit) => hit.id),
+      ['weather'],
+    );
+    // No agent says any word of these: only an agent at least 0.6 similar would be returned (nonsense reaches 0.58).
+    for (const query of ['Do I need an umbrella in London?', 'xyzzy plugh', 'qwertyuiop']) {
+      const hits = await unfloored.search(query, { top: 4, mode: 'semantic' });
+      const expected = hits.filter((hit) => hit.semantic! >= 0.6).map((hit) => hit.id);
+      assert.deepEqual(
+        (await index.search(query, { top: 4 })).map((hit) => hit.id),
+        expected,
+        query,
+      );
+    }
   });
 
   it('fuses both rankings in hybrid mode', async () => {

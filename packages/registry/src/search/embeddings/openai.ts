@@ -7,7 +7,7 @@
  * The endpoint is configured by the registry's operator, not by users, so it is called with the plain `fetch`
  * (a local model server on loopback is the common case), never with the client's public-address policy.
  */
-import type { EmbeddingProvider } from '../types.js';
+import type { EmbeddingProvider, SimilarityFloors } from '../types.js';
 import { EmbeddingError } from './errors.js';
 
 export interface OpenAIEmbeddingOptions {
@@ -26,10 +26,10 @@ export interface OpenAIEmbeddingOptions {
   /** Per request (default 30 s). */
   timeoutMs?: number;
   /**
-   * Cosine similarity from which an agent that matches none of a query's words is returned (see docs/search.md,
-   * "Relevance"); absent, such agents are all returned, ranked. Depends on the model: calibrate it.
+   * Cosine similarities from which an agent that matches none of a query's words is returned (docs/search.md,
+   * "Relevance"); absent, such agents are all returned, ranked. They depend on the model: calibrate them.
    */
-  similarityFloor?: number;
+  similarityFloors?: SimilarityFloors;
   fetch?: typeof fetch;
 }
 
@@ -128,7 +128,7 @@ export function createOpenAIEmbeddingProvider(options: OpenAIEmbeddingOptions): 
 
   return {
     id,
-    ...(options.similarityFloor === undefined ? {} : { similarityFloor: options.similarityFloor }),
+    ...(options.similarityFloors === undefined ? {} : { similarityFloors: options.similarityFloors }),
     get dimensions(): number {
       return dimensions;
     },

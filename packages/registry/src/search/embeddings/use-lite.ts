@@ -13,7 +13,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { EmbeddingProvider, EmbedOptions } from '../types.js';
+import type { EmbeddingProvider, EmbedOptions, SimilarityFloors } from '../types.js';
 import { EmbeddingError } from './errors.js';
 import { embedWithModel, loadUseLiteModel, type UseLiteModel } from './use-lite-model.js';
 import type { EmbedJob, EmbedReply } from './use-lite-worker.js';
@@ -48,6 +48,16 @@ interface Settings {
 
 type Embed = (texts: readonly string[], options?: EmbedOptions) => Promise<Float32Array[]>;
 
+/**
+ * USE-lite's similarities from which an agent is relevant without a lexical match (docs/search.md, "Relevance"):
+ * 0.2 left every NDCG@10 of the development benchmarks within 0.03 of no floor (0.3 cost up to 0.8, 0.4 up to
+ * 3); 0.6 is above the similarity of every nonsense query measured to its nearest agent (at most 0.584).
+ */
+export const USE_LITE_SIMILARITY_FLOORS: Readonly<SimilarityFloors> = {
+  wordsMatched: 0.2,
+  noWordsMatched: 0.6,
+};
+
 export function createUseLiteProvider(options: UseLiteOptions = {}): EmbeddingProvider {
   const settings: Settings = {
     batchSize: Math.max(1, Math.floor(options.batchSize ?? 4)),
@@ -60,6 +70,7 @@ export function createUseLiteProvider(options: UseLiteOptions = {}): EmbeddingPr
     id: USE_LITE_ID,
     dimensions: 512,
     concurrency: options.thread === false ? 1 : settings.threads,
+    similarityFloors: USE_LITE_SIMILARITY_FLOORS,
     embed(texts: readonly string[], embedOptions?: EmbedOptions): Promise<Float32Array[]> {
       if (texts.length === 0) return Promise.resolve([]);
       return embed(texts, embedOptions);
