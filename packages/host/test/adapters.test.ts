@@ -16,7 +16,7 @@ import {
   serveNode,
 } from '../src/index.js';
 import { clockAgent, textAgent } from './fixtures/agents.js';
-import { memoryLogger, tlsMaterial } from './support.js';
+import { memoryLogger, nodeFetch, tlsMaterial } from './support.js';
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -61,7 +61,22 @@ describe('Hono', () => {
     assert.deepEqual(await result.json(), { summary: 'x y', words: 2 });
     assert.equal(await (await fetch(`${url}/hello`)).text(), 'hello');
   });
+
+  test('refuses a rebound Host and a foreign page as serveNode does', async () => {
+    await assertGuarded(`${url}/agents/text/operations/summarize`);
+  });
 });
+
+/** A request to `target` naming another host, and one from another site's page, are refused with 403. */
+async function assertGuarded(target: string): Promise<void> {
+  const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"x"}' };
+  const rebound = await nodeFetch({ headers: { host: 'rebound.example' } })(target, init);
+  assert.equal(rebound.status, 403);
+  assert.equal(((await rebound.json()) as { code: string }).code, 'host_not_allowed');
+  const page = await nodeFetch({ headers: { origin: 'https://evil.example' } })(target, init);
+  assert.equal(page.status, 403);
+  assert.equal(((await page.json()) as { code: string }).code, 'origin_not_allowed');
+}
 
 describe('Express', () => {
   let server: Server;
@@ -116,6 +131,10 @@ describe('Express', () => {
     });
     assert.equal(unknownAgent.status, 404);
     assert.equal(unknownAgent.headers.get('content-type'), 'application/problem+json');
+  });
+
+  test('refuses a rebound Host and a foreign page as serveNode does', async () => {
+    await assertGuarded(`${url}/agents-host/agents/text/operations/summarize`);
   });
 });
 
