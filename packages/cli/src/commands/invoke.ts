@@ -37,7 +37,10 @@ export function registerInvoke(program: Command): void {
   const command = program
     .command('invoke')
     .description("call an agent's operation; the output goes to stdout, warnings to stderr")
-    .argument('<target>', 'agent://host/path, agent+https://..., agent+local://name, or a document URL')
+    .argument(
+      '<target>',
+      "agent://host/path, agent+https://..., agent+local://name, a document URL, or a registry's <url>/agents/<id>",
+    )
     .option('-o, --operation <name>', 'the operation to run (optional when the agent has one)')
     .option('-i, --input <json>', 'the input: JSON text, @file.json, or - for standard input')
     .option('--stream', 'stream the output (SSE, NDJSON, WebSocket): one JSON event per line')
@@ -53,7 +56,7 @@ export function registerInvoke(program: Command): void {
   addNetworkOptions(command)
     .addHelpText(
       'after',
-      '\nExit status: 0 success, 1 the agent or the network failed (the message says why and what to do), 2 usage error.\n\nExamples:\n  agentry invoke agent://agents.example.com/summarizer --input \'{"text": "…"}\'\n  agentry invoke agent://flights.example.com/cancel_booking -i @booking.json --yes\n  agentry invoke agent+https://agents.example.com/agents/chat --stream -i \'{"prompt": "hi"}\'',
+      '\nExit status: 0 success, 1 the agent or the network failed (the message says why and what to do), 2 usage error.\n\nExamples:\n  agentry invoke agent://agents.example.com/summarizer --input \'{"text": "…"}\'\n  agentry invoke agent://flights.example.com/cancel_booking -i @booking.json --yes\n  agentry invoke agent+https://agents.example.com/agents/chat --stream -i \'{"prompt": "hi"}\'\n  agentry invoke https://registry.example.com/agents/translator -i @text.json --bearer $AGENTRY_TOKEN --api-key $TRANSLATOR_KEY',
     )
     .action(async (target: string, options: InvokeCommandOptions) => {
       const input = await readInputValue(options.input);

@@ -34,11 +34,13 @@ export function httpRequestFor(ctx: CallContext<HttpBinding>): HttpRequest {
 
 /**
  * AIDIP §5.1: one endpoint serving several operations learns which is called from an `operation` member beside the
- * input's fields. Added to an object input that has no such member, when the binding is not one operation's own.
+ * input's fields. Added to an object input that has no such member, when the description's binding serves every
+ * operation (an endpoint resolution made up, such as an `agent+https://` URL, is called as it is).
  */
 function withOperationNamed(ctx: CallContext<HttpBinding>): JsonValue {
   const { binding, input, agent, operation } = ctx;
-  const servesSeveral = binding.operations === undefined && agent.operations.length > 1;
+  const servesSeveral =
+    binding.operations === undefined && agent.operations.length > 1 && agent.bindings.includes(binding);
   if (!servesSeveral || !isObject(input) || Object.hasOwn(input, 'operation')) return input;
   return { ...input, operation };
 }
