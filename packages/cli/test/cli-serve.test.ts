@@ -115,11 +115,12 @@ describe('agentry serve, register and search', () => {
   test('registers a description read from a URL, which the secure fetcher allows only as told', async () => {
     const served = createHttpServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(readFileSync(join(root, 'examples/documents/summarizer.woa.json')));
+      // Not the WoA example: its "summarizer" is the demo agent's id, which another publisher holds (409).
+      response.end(readFileSync(join(root, 'examples/documents/flights.agent.json')));
     });
     await new Promise<void>((listening) => served.listen(0, '127.0.0.1', listening));
     const { port } = served.address() as { port: number };
-    const source = `http://127.0.0.1:${port}/.well-known/woa.json`;
+    const source = `http://127.0.0.1:${port}/agent.json`;
     try {
       const refused = await agentryAsync(['register', source, '--registry', url, '--token', token]);
       assert.equal(refused.status, 2, refused.stderr);

@@ -274,4 +274,18 @@ describe('one agent, one entry', () => {
       ['create', 'update', 'update', 'update', 'update'],
     );
   });
+
+  test('its publisher registering another agent under its id replaces what it registered there', async () => {
+    const first = agentAt(fleet.origin('gamma.test'), 'mover', 'Mover', 'Moves things.');
+    assert.equal((await r.request('/agents', { token: acme, body: documentOf(first, 'woa') })).status, 201);
+    const moved = agentAt(fleet.origin('delta.test'), 'mover', 'Mover', 'Moves things, from its new home.');
+    const again = await r.request('/agents', { token: acme, body: documentOf(moved, 'a2a') });
+    assert.equal(again.status, 200, again.text);
+    assert.equal(asObject(again.json)['description'], 'Moves things, from its new home.');
+    assert.deepEqual(
+      sourcesOf(await r.request('/agents/mover')).map((source) => source['format']),
+      ['a2a'],
+      'the agent that moved is not merged with the one it replaces',
+    );
+  });
 });
