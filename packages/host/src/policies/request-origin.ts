@@ -38,13 +38,9 @@ export interface RequestOriginPolicy {
   hostRefusal(host: string | null): Problem | undefined;
   /**
    * The refusal for a request from a page of this `Origin` (null: not from a page) addressed to `host` (already
-   * allowed by hostRefusal), or undefined when it may proceed. `extraOrigins` are allowed for this check only.
+   * allowed by hostRefusal), or undefined when it may proceed.
    */
-  originRefusal(
-    origin: string | null,
-    host: string | null,
-    extraOrigins?: readonly string[],
-  ): Problem | undefined;
+  originRefusal(origin: string | null, host: string | null): Problem | undefined;
 }
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
@@ -80,7 +76,7 @@ export function requestOriginPolicy(options: RequestOriginOptions): RequestOrigi
   const defaultPort = scheme === 'https:' ? '443' : '80';
   const baseLocal = LOCAL_HOSTNAMES.has(base.hostname) || /^127\.\d+\.\d+\.\d+$/.test(base.hostname);
   const hosts = unique([
-    base.hostname,
+    hostEntry(base.hostname) ?? base.hostname,
     ...(baseLocal ? LOOPBACK_NAMES : []),
     ...(options.allowedHosts ?? []).map((text) =>
       checkedEntry(text, hostEntry, 'allowedHosts', HOST_EXAMPLE),
@@ -113,16 +109,11 @@ export function requestOriginPolicy(options: RequestOriginOptions): RequestOrigi
       if (host === null || hostAllowed(host)) return undefined;
       return hostProblem(host);
     },
-    originRefusal(origin, host, extraOrigins = []) {
-      if (origin === null || anyOrigin || extraOrigins.includes('*')) return undefined;
+    originRefusal(origin, host) {
+      if (origin === null || anyOrigin) return undefined;
       const page = pageOrigin(origin);
       if (page !== undefined) {
-        if (
-          origins.includes(page.origin) ||
-          extraOrigins.some((extra) => originEntry(extra) === page.origin)
-        ) {
-          return undefined;
-        }
+        if (origins.includes(page.origin)) return undefined;
         // The host's own page, reached by the (allowed) name this request is addressed to.
         if (host !== null && page.protocol === scheme && sameHost(page, host, defaultPort)) return undefined;
       }
