@@ -3,8 +3,9 @@
  * first answers every request with a 307 to the same path and query on the second. For each binding that follows
  * redirects (HTTP endpoints, WoA REST, MCP over Streamable HTTP, A2A JSON-RPC and HTTP+JSON, deferred polls) the
  * first server receives the call's credentials and the second none of them: no `Authorization`, no API key under
- * the name the agent's auth gives it, no `Cookie`, no key in the query. A unix socket refuses a redirect to
- * another origin outright, since every request goes to the same socket.
+ * the name the agent's auth gives it, no `Cookie`, no key in the query. A task handed to a poll URL on another
+ * origin is polled without them too. A unix socket refuses a redirect to another origin outright, since every
+ * request goes to the same socket.
  */
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
@@ -122,6 +123,14 @@ before(async () => {
         { location: `${front.origin}/tasks/t-1`, 'retry-after': '0' },
       ),
     'GET /tasks/t-1': (_request, response) => sendJson(response, 200, { done: true }),
+    // Hands the task to the first server, echoing the call's query (and so its key) into the Location.
+    'POST /handed-off': (request, response) =>
+      sendJson(
+        response,
+        202,
+        { taskId: 't-2' },
+        { location: `${front.origin}/tasks/t-2?${request.query}`, 'retry-after': '0' },
+      ),
     'POST /mcp': async (request, response, incoming) => {
       const mcp = createToolServer();
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -138,7 +147,10 @@ before(async () => {
     response.writeHead(307, { location: `${back.origin}${request.path}${search}` });
     response.end();
   };
-  front = await startServer({ '*': redirectToBack });
+  front = await startServer({
+    '*': redirectToBack,
+    'GET /tasks/t-2': (_request, response) => sendJson(response, 200, { done: true }),
+  });
   socketServer = await startServer(
     {
       'POST /moved': (_request, response) => {
@@ -262,6 +274,17 @@ describe('a redirect to another origin carries no credentials', () => {
       ['POST /slow', 'GET /tasks/t-1'],
     );
     assertFrontGotAndBackDidNot();
+  });
+
+  test("a deferred task's poll URL on another origin is polled without the credentials", async () => {
+    clearRequests();
+    const agent = agentWith({ kind: 'http', url: `${back.origin}/handed-off`, method: 'POST' }, queryKeyAuth);
+    const result = await invoke({ agent }, {}, { fetcher, auth: { apiKey: API_KEY } });
+    assert.deepEqual(result.output, { done: true });
+    assert.equal(back.requests[0]?.query.get('api_key'), API_KEY, 'the call itself carries the key');
+    const poll = front.requests.find((request) => request.path === '/tasks/t-2');
+    assert.ok(poll, 'the poll went to the other origin');
+    assert.deepEqual(credentialsIn(poll), []);
   });
 
   test('unix socket: a redirect within the socket is followed, one to another origin refused', async () => {

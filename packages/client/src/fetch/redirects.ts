@@ -78,8 +78,22 @@ export function followRedirect(
   return { url, method: request.method, headers, body: request.body };
 }
 
+/**
+ * The headers without any credential: the fields that always carry one and the `named` ones (compared without
+ * case). For requests to another origin that are not redirects, such as a task's poll URL on another origin.
+ */
+export function withoutCredentials(
+  headers: Readonly<Record<string, string>>,
+  named: readonly string[],
+): Record<string, string> {
+  const drop = new Set([...CREDENTIAL_FIELDS, ...named.map((name) => name.toLowerCase())]);
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (!drop.has(name.toLowerCase())) out[name] = value;
+  return out;
+}
+
 /** Removes the named parameters (compared without case) from the URL's query. */
-function dropQueryCredentials(url: URL, names: readonly string[]): void {
+export function dropQueryCredentials(url: URL, names: readonly string[]): void {
   if (names.length === 0 || url.search === '') return;
   const present = [...new Set(url.searchParams.keys())];
   for (const name of present) if (names.includes(name.toLowerCase())) url.searchParams.delete(name);

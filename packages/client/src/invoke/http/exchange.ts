@@ -3,9 +3,11 @@
  * sockets): send the request, and read the answer as output, a stream of events, a deferred task or an error.
  */
 import type { JsonValue } from '@agentry/core';
+import { dropQueryCredentials, withoutCredentials } from '../../fetch/redirects.js';
 import type { SecureFetcher, SecureRequestInit } from '../../fetch/types.js';
-import type { CallContext, HttpSend, RawResult } from '../bindings/types.js';
+import type { CallContext, DeferredTask, HttpSend, RawResult } from '../bindings/types.js';
 import { transportErrorFrom } from '../error-mapping.js';
+import type { CredentialNames } from '../headers.js';
 import { tryParseJson } from '../json.js';
 import { deferredFrom } from '../tasks.js';
 import { errorFromResponse, headerRecord, isBlank, readBody } from './response.js';
@@ -68,7 +70,11 @@ export async function httpExchange(
     const text = await response.text().catch(() => '');
     const body = isBlank(text) ? undefined : tryParseJson(text);
     const pollHeaders = pollHeadersOf(ctx.headers);
-    result.deferred = deferredFrom(response, url, body, ctx.spec, send, pollHeaders);
+    result.deferred = keptToItsOrigin(
+      deferredFrom(response, url, body, ctx.spec, send, pollHeaders),
+      url,
+      ctx.credentials,
+    );
     if (body !== undefined) result.output = body;
     return result;
   }
@@ -76,6 +82,18 @@ export async function httpExchange(
   if ('events' in body) result.events = body.events;
   else result.output = body.output;
   return result;
+}
+
+/**
+ * A task whose poll URL is on another origin than the one the call was sent to is polled without the call's
+ * credentials, as a redirect there would be: they were given for that origin.
+ */
+function keptToItsOrigin(task: DeferredTask, callUrl: string, credentials: CredentialNames): DeferredTask {
+  if (task.pollUrl === undefined || !URL.canParse(task.pollUrl) || !URL.canParse(callUrl)) return task;
+  const poll = new URL(task.pollUrl);
+  if (poll.origin === new URL(callUrl).origin) return task;
+  dropQueryCredentials(poll, credentials.query);
+  return { ...task, pollUrl: poll.href, headers: withoutCredentials(task.headers, credentials.headers) };
 }
 
 /** Adds query parameters (repeated for arrays) to a URL, keeping those it has. */
