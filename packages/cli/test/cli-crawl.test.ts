@@ -105,7 +105,7 @@ describe('agentry crawl', () => {
     requests = [];
     const run = await agentryAsync(['crawl', '--from', list, '--db', db(), ...dev]);
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(requests, [], 'every document is within its max-age');
+    assert.equal(requests.length, 0, 'every document is within its max-age');
     assert.match(run.stdout, /0 ok, 1 skipped \(not due\), 0 failed/);
     assert.match(
       run.stdout,
