@@ -4,8 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
+import { Kysely, SqliteDialect } from 'kysely';
 import { createSearchIndex, type SearchDocument, type SearchHit } from '../../src/search/index.js';
+import { sqliteRestrictedLexicalMigration } from '../../src/search/lexical/sqlite.js';
+import { aidipAgent, asArray, startRegistry, tempDir } from '../support.js';
 import { doc, openTestDatabase } from './helpers.js';
 
 const publicAgents = [
@@ -138,6 +142,61 @@ describe('restricted agents and search statistics', () => {
       assert.deepEqual(await index.search('tide tables', { top: 10 }), []);
     } finally {
       await database.dispose();
+    }
+  });
+});
+
+describe('a registry file indexed before restricted agents had a table of their own', () => {
+  it('moves its restricted agents there in the migration, and still finds them for those who may see them', async () => {
+    const dir = tempDir();
+    const first = await startRegistry({}, { path: dir.path, remove: () => undefined });
+    for (const [id, access] of [
+      ['open-tides', undefined],
+      ['team-tides', { groups: ['team-a'] }],
+    ] as const) {
+      const document = { ...aidipAgent({ id, name: `Tide tables ${id}` }), ...(access ? { access } : {}) };
+      const answer = await first.request('/agents', { token: first.admin, body: document });
+      assert.equal(answer.status, 201, answer.text);
+    }
+    await first.close();
+    // As the index was before: every agent in search_lexical, and no table for restricted ones.
+    const database = new Database(first.dbPath);
+    database.exec(`
+      INSERT INTO search_lexical (rowid, name, description, tags, capabilities, operation_names, operation_text, parameters)
+        SELECT rowid, name, description, tags, capabilities, operation_names, operation_text, parameters
+        FROM search_lexical_restricted;
+      DROP TABLE search_lexical_restricted;
+      DROP INDEX search_lexical_rows_restricted;
+      ALTER TABLE search_lexical_rows DROP COLUMN restricted;`);
+    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database }) });
+    await sqliteRestrictedLexicalMigration.up(db);
+    const where = (table: string) =>
+      database
+        .prepare(
+          `SELECT rows.agent_id AS id FROM ${table} JOIN search_lexical_rows AS rows ON rows.row_id = ${table}.rowid`,
+        )
+        .all()
+        .map((row) => (row as { id: string }).id);
+    assert.deepEqual(where('search_lexical'), ['open-tides']);
+    assert.deepEqual(where('search_lexical_restricted'), ['team-tides']);
+    await db.destroy();
+    const second = await startRegistry({ databasePath: first.dbPath }, dir);
+    try {
+      const ids = async (token?: string) =>
+        asArray(
+          (
+            await second.request('/agents/search', {
+              ...(token ? { token } : {}),
+              body: { query: 'tide tables' },
+            })
+          ).json,
+        )
+          .map((hit) => hit['id'])
+          .sort();
+      assert.deepEqual(await ids(), ['open-tides']);
+      assert.deepEqual(await ids(second.admin), ['open-tides', 'team-tides']);
+    } finally {
+      await second.close();
     }
   });
 });
