@@ -80,6 +80,10 @@ const hostileString: fc.Arbitrary<string> = fc.oneof(
     maxLength: 12,
   }),
   fc.integer({ min: 1000, max: 70_000 }).map((n) => 'x'.repeat(n)),
+  // Long runs of one character inside other text: what makes an unanchored `x+$` regex quadratic.
+  fc
+    .tuple(fc.constantFrom('-', '/', ' ', '_', '.', ':', '%', '\t'), fc.integer({ min: 1000, max: 20_000 }))
+    .map(([char, n]) => `a${char.repeat(n)}a!`),
 );
 
 /** Values of every JSON type (and deep ones), for replacing a member. */
@@ -255,6 +259,30 @@ describe('fuzzing every codec with mutated valid documents', () => {
       { numRuns: RUNS, seed: SEED },
     );
   });
+
+  test(
+    'ids and names of long runs of one character are written in every format (no quadratic trimming)',
+    TIMEOUT,
+    () => {
+      // `/^-+|-+$/` took 5.9 s on a 20,000-dash id; 200,000 would take ten minutes.
+      for (const char of ['-', '/', ' ', '_', '.']) {
+        const run = `a${char.repeat(200_000)}a!`;
+        const agent: Agent = {
+          id: run,
+          name: run,
+          description: run,
+          operations: [{ name: run, description: 'Runs.' }],
+          bindings: [],
+        };
+        for (const format of FORMAT_NAMES) {
+          const emitted = codecs[format].emit([agent], {
+            baseUrl: `https://agents.example.net/${char.repeat(50_000)}`,
+          });
+          assert.equal(typeof JSON.stringify(emitted.document), 'string');
+        }
+      }
+    },
+  );
 
   test('"__proto__" and "constructor" keys arrive as JSON text', TIMEOUT, () => {
     fc.assert(

@@ -17,24 +17,33 @@ export function resolveUrl(reference: string, base: string | undefined): string 
 
 /** `base` without trailing slashes, for joining with absolute paths. */
 export function trimTrailingSlash(base: string): string {
-  return base.replace(/\/+$/, '');
+  let end = base.length;
+  while (end > 0 && base.charCodeAt(end - 1) === 0x2f) end--;
+  return end === base.length ? base : base.slice(0, end);
+}
+
+/**
+ * `text` without runs of `char` at either end. A loop, not `/^-+|-+$/`: the regex retries its second branch at
+ * every position of an inner run (`a----…a`), which is quadratic in the run's length.
+ */
+export function trimEdges(text: string, char: string): string {
+  const code = char.charCodeAt(0);
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) === code) start++;
+  while (end > start && text.charCodeAt(end - 1) === code) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 /** Outside printable ASCII (control characters included: they take the general path, which is only slower). */
 const NOT_PRINTABLE_ASCII = /[^ -~]/;
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
 const NOT_SLUG = /[^a-z0-9]+/g;
-const EDGE_DASHES = /^-+|-+$/g;
 
 /** A URL-safe token from free text: `Document Summarizer` → `document-summarizer`. */
 export function slugify(text: string): string {
   const slug = NOT_PRINTABLE_ASCII.test(text)
-    ? text
-        .normalize('NFKD')
-        .replace(COMBINING_MARKS, '')
-        .toLowerCase()
-        .replace(NOT_SLUG, '-')
-        .replace(EDGE_DASHES, '')
+    ? trimEdges(text.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase().replace(NOT_SLUG, '-'), '-')
     : asciiSlug(text);
   return slug === '' ? 'agent' : slug;
 }

@@ -4,6 +4,7 @@ import { isObject, jsonEqual, setOwn } from '../../json/values.js';
 import type { Agent, JsonObject, JsonSchema, Operation } from '../../model/agent.js';
 import type { EmitOptions, Loss } from '../codec.js';
 import type { EmitOne } from '../define.js';
+import { trimEdges } from '../urls.js';
 import { type AgentTransports, TransportTable } from './emit-transports.js';
 import {
   AGENT_FIELDS,
@@ -82,11 +83,13 @@ function assignIds(agents: readonly Agent[], issues: IssueCollector, losses: Los
 }
 
 function toAgentIdToken(id: string): string {
-  const token = id
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^A-Za-z0-9_-]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+  const token = trimEdges(
+    id
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^A-Za-z0-9_-]+/g, '-'),
+    '-',
+  );
   return token === '' ? 'agent' : token;
 }
 
