@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createSecureFetcher } from '@agentry/client';
 import { readDocument } from '@agentry/core';
+import { getRequestListener } from '@hono/node-server';
 import express from 'express';
 import { Hono } from 'hono';
 import {
@@ -77,6 +78,33 @@ async function assertGuarded(target: string): Promise<void> {
   assert.equal(page.status, 403);
   assert.equal(((await page.json()) as { code: string }).code, 'origin_not_allowed');
 }
+
+test('Hono on @hono/node-server: anonymous callers at different addresses have buckets of their own', async () => {
+  const host = createHost({
+    agents: [textAgent()],
+    baseUrl: 'http://127.0.0.1',
+    rateLimits: { default: '1/minute' },
+    logger: memoryLogger(),
+  });
+  const app = new Hono();
+  app.all('*', honoHandler(host));
+  const server = createServer(getRequestListener(app.fetch));
+  const url = await listen(server);
+  try {
+    const summarize = (from: string) =>
+      nodeFetch({ localAddress: from })(`${url}/agents/text/operations/summarize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"text":"x"}',
+      });
+    assert.equal((await summarize('127.0.0.1')).status, 200);
+    assert.equal((await summarize('127.0.0.1')).status, 429);
+    assert.equal((await summarize('127.0.0.2')).status, 200, 'another address, another bucket');
+  } finally {
+    await host.close();
+    await close(server);
+  }
+});
 
 describe('Express', () => {
   let server: Server;
