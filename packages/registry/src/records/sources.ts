@@ -82,7 +82,8 @@ export function contributors(sources: readonly AgentSource[]): AgentSource[] {
 export function mergeSources(sources: readonly AgentSource[]): MergedSources {
   const [primary, ...others] = contributors(sources);
   if (primary === undefined) throw new Error('An entry without sources has no agent.');
-  const agent = structuredClone(primary.agent);
+  // Filling gaps writes into the agent: a copy, unless nothing is filled in.
+  const agent = others.length === 0 ? primary.agent : structuredClone(primary.agent);
   for (const other of others) fillGaps(agent, other.agent);
   const flags: SafetyFlag[] = [];
   const seen = new Set<string>();

@@ -35,6 +35,7 @@ import {
   entryOfSource,
   holderOfStrongKeys,
   holdersOfWeakKeys,
+  insertKeys,
   readSources,
   sourceKeys,
   writeSources,
@@ -698,8 +699,9 @@ async function insertRow(
     .execute();
   // A new agent under a deleted one's id is not deleted any more.
   await db.deleteFrom('tombstones').where('agent_id', '=', id).execute();
-  await writeSources(db, id, [source]);
-  await claimKeys(db, id, entryKeys([source]));
+  // A new entry: no sources yet, and no entry holds its strong keys (else it would have joined that one).
+  await writeSources(db, id, [source], true);
+  await insertKeys(db, id, entryKeys([source]));
   await writeValues(db, record);
   await writeHistory(db, id, 1, 'create', env.actor, env.at, record);
   await writeAudit(db, {

@@ -20,13 +20,14 @@ export async function readSources(db: Kysely<RegistryTables>, agentId: string): 
   return rows.map(sourceFromRow);
 }
 
-/** Replaces an entry's sources with `sources`. */
+/** Replaces an entry's sources with `sources` (`fresh`: the entry is new, and has none to replace). */
 export async function writeSources(
   db: Kysely<RegistryTables>,
   agentId: string,
   sources: readonly AgentSource[],
+  fresh = false,
 ): Promise<void> {
-  await db.deleteFrom('agent_sources').where('agent_id', '=', agentId).execute();
+  if (!fresh) await db.deleteFrom('agent_sources').where('agent_id', '=', agentId).execute();
   if (sources.length === 0) return;
   await db
     .insertInto('agent_sources')
@@ -68,13 +69,16 @@ export async function holderOfStrongKeys(
   except?: string,
 ): Promise<string | undefined> {
   if (strong.length === 0) return undefined;
-  let query = db
-    .selectFrom('agent_identities')
-    .select(['key', 'agent_id'])
-    .where('strong', '=', 1)
-    .where('key', 'in', [...strong]);
-  if (except !== undefined) query = query.where('agent_id', '!=', except);
-  const rows = await query.execute();
+  const rows: Array<{ key: string; agent_id: string }> = [];
+  for (const chunk of keyChunks(strong)) {
+    let query = db
+      .selectFrom('agent_identities')
+      .select(['key', 'agent_id'])
+      .where('strong', '=', 1)
+      .where('key', 'in', chunk);
+    if (except !== undefined) query = query.where('agent_id', '!=', except);
+    rows.push(...(await query.execute()));
+  }
   for (const key of strong) {
     const row = rows.find((candidate) => candidate.key === key);
     if (row !== undefined) return row.agent_id;
@@ -88,21 +92,39 @@ export async function holdersOfWeakKeys(
   weak: readonly string[],
 ): Promise<Array<{ id: string; owner: string }>> {
   if (weak.length === 0) return [];
-  const rows = await db
-    .selectFrom('agent_identities')
-    .innerJoin('agents', 'agents.id', 'agent_identities.agent_id')
-    .select(['agents.id as id', 'agents.owner as owner', 'agents.created_at as created_at'])
-    .where('agent_identities.strong', '=', 0)
-    .where('agent_identities.key', 'in', [...weak])
-    .orderBy('agents.created_at')
-    .orderBy('agents.id')
-    .execute();
+  const rows: Array<{ id: string; owner: string; created_at: string }> = [];
+  for (const chunk of keyChunks(weak)) {
+    rows.push(
+      ...(await db
+        .selectFrom('agent_identities')
+        .innerJoin('agents', 'agents.id', 'agent_identities.agent_id')
+        .select(['agents.id as id', 'agents.owner as owner', 'agents.created_at as created_at'])
+        .where('agent_identities.strong', '=', 0)
+        .where('agent_identities.key', 'in', chunk)
+        .execute()),
+    );
+  }
+  // Oldest first across the chunks, as one ordered query would give them.
+  rows.sort((a, b) => byText(a.created_at, b.created_at) || byText(a.id, b.id));
   const seen = new Set<string>();
   return rows.flatMap((row) => {
     if (seen.has(row.id)) return [];
     seen.add(row.id);
     return [{ id: row.id, owner: row.owner }];
   });
+}
+
+/** Gives a new entry its keys; the caller has found that no entry holds any of its strong keys. */
+export async function insertKeys(
+  db: Kysely<RegistryTables>,
+  agentId: string,
+  keys: IdentityKeys,
+): Promise<void> {
+  const values = [
+    ...keys.strong.map((key) => ({ key, agent_id: agentId, strong: 1 })),
+    ...keys.weak.map((key) => ({ key, agent_id: agentId, strong: 0 })),
+  ];
+  await insertKeyRows(db, values);
 }
 
 /**
@@ -116,12 +138,12 @@ export async function claimKeys(
 ): Promise<void> {
   await db.deleteFrom('agent_identities').where('agent_id', '=', agentId).execute();
   const heldElsewhere = new Set<string>();
-  if (keys.strong.length > 0) {
+  for (const chunk of keyChunks(keys.strong)) {
     const rows = await db
       .selectFrom('agent_identities')
       .select('key')
       .where('strong', '=', 1)
-      .where('key', 'in', keys.strong)
+      .where('key', 'in', chunk)
       .execute();
     for (const row of rows) heldElsewhere.add(row.key);
   }
@@ -131,7 +153,33 @@ export async function claimKeys(
       .map((key) => ({ key, agent_id: agentId, strong: 1 })),
     ...keys.weak.map((key) => ({ key, agent_id: agentId, strong: 0 })),
   ];
-  if (values.length > 0) await db.insertInto('agent_identities').values(values).execute();
+  await insertKeyRows(db, values);
+}
+
+/** Inserts key rows 300 at a time: three values a row bind 900, far inside what SQLite (32,766) accepts. */
+async function insertKeyRows(
+  db: Kysely<RegistryTables>,
+  values: ReadonlyArray<{ key: string; agent_id: string; strong: number }>,
+): Promise<void> {
+  for (let start = 0; start < values.length; start += 300) {
+    await db
+      .insertInto('agent_identities')
+      .values(values.slice(start, start + 300))
+      .execute();
+  }
+}
+
+/** Text in code-unit order, as SQLite compares it. */
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Keys in lists of a bounded size: an agent the registry crawled may name endless endpoints (one key each), more
+ * than one statement may bind.
+ */
+function* keyChunks(keys: readonly string[]): Generator<string[]> {
+  for (let start = 0; start < keys.length; start += 500) yield keys.slice(start, start + 500);
 }
 
 function sourceFromRow(row: AgentSourcesTable): AgentSource {
