@@ -131,3 +131,36 @@ describe('the store binds a bounded number of values per statement', () => {
     );
   });
 });
+
+test('a crawled agent naming 6,000 endpoints on as many hosts is stored, its identity keys bound in chunks', async () => {
+  const document = aidipAgent({ id: 'sprawl', name: 'Sprawl' });
+  const read = readDocument(document);
+  const agent = read.agents[0]!;
+  agent.bindings = Array.from({ length: 6000 }, (_, i) => ({
+    kind: 'http' as const,
+    url: `https://h${i}.sprawl.example/invoke`,
+    method: 'POST' as const,
+  }));
+  await r.registry.crawlSink.upsertCrawled('https://sprawl.example', [
+    {
+      id: 'sprawl',
+      agent,
+      sources: [
+        {
+          url: 'https://sprawl.example/agent.json',
+          format: 'aidip',
+          origin: 'native',
+          fetchedAt: '2026-01-01T00:00:00.000Z',
+          primary: true,
+        },
+      ],
+      synthetic: false,
+      foreignClaims: [],
+    },
+  ]);
+  // In process: the long write above held the event loop, and a pooled connection may meet the server closing it.
+  const found = await r.registry.fetch(new Request('http://registry.test/agents?q=sprawl'));
+  assert.equal(found.status, 200);
+  const ids = ((await found.json()) as Array<Record<string, unknown>>).map((item) => item['id']);
+  assert.ok(ids.includes('sprawl.example.sprawl'), JSON.stringify(ids));
+});
