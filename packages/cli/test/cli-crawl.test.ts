@@ -165,6 +165,47 @@ describe('agentry crawl', () => {
     assert.match(run.stdout, /failed +http:\/\/127\.0\.0\.1:\d+ +unreachable: Refused/);
   });
 
+  test('--max-agents-per-origin (or AGENTRY_MAX_AGENTS_PER_ORIGIN) keeps that many agents and reports the rest dropped', async () => {
+    const flagged = await agentryAsync([
+      'crawl',
+      origin,
+      '--db',
+      join(dir, 'capped.db'),
+      '--max-agents-per-origin',
+      '1',
+      '--json',
+      ...dev,
+    ]);
+    assert.equal(flagged.status, 0, flagged.stderr);
+    const summary = JSON.parse(flagged.stdout) as {
+      agents: { added: number };
+      dropped: { agents: number; documents: number };
+      origins: Array<{ agents: number; dropped?: { agents: number } }>;
+    };
+    assert.equal(summary.agents.added, 1);
+    assert.deepEqual(summary.dropped, { agents: 1, documents: 0 });
+    assert.equal(summary.origins[0]?.agents, 1);
+    assert.deepEqual(summary.origins[0]?.dropped, { agents: 1, documents: 0 });
+
+    const fromEnv = await agentryAsync(['crawl', origin, '--db', join(dir, 'capped-env.db'), ...dev], {
+      AGENTRY_MAX_AGENTS_PER_ORIGIN: '1',
+    });
+    assert.equal(fromEnv.status, 0, fromEnv.stderr);
+    assert.match(fromEnv.stdout, /1 agent; 1 more agent dropped \(--max-agents-per-origin\)/);
+    assert.match(fromEnv.stdout, /agents: 1 added, .*, 1 dropped \(over the per-origin limit\)/);
+
+    const wrong = await agentryAsync([
+      'crawl',
+      origin,
+      '--db',
+      join(dir, 'never.db'),
+      '--max-agents-per-origin',
+      '0',
+    ]);
+    assert.equal(wrong.status, 2);
+    assert.match(wrong.stderr, /--max-agents-per-origin must be a positive integer or none; got "0"/);
+  });
+
   test('usage errors exit 2 without touching a database', async () => {
     for (const args of [
       ['crawl'],
