@@ -82,7 +82,8 @@ export function readRegistration(request: RegistrationRequest): RegistrationResu
   const errors = located.filter((issue) => issue.severity === 'error');
   if (format === undefined || errors.length > 0) {
     const first = errors[0];
-    const more = errors.length > 1 ? ` (and ${errors.length - 1} more error(s), each under "errors")` : '';
+    // "errors" lists them, the first 100 of them when there are more (api/problems.ts counts the rest).
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more error(s); see "errors")` : '';
     return refuse(
       'invalid-document',
       'Invalid agent description',
