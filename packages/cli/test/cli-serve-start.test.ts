@@ -146,6 +146,39 @@ describe('agentry token', () => {
     }
   });
 
+  test("the first start's admin token line names the command that replaces the token, which does", async () => {
+    const cwd = mkdtempSync(join(dir, 'first-start-'));
+    const child = spawn(
+      process.execPath,
+      [bin, 'serve', '--port', '0', '--db', 'first.db', '--embeddings', 'none'],
+      {
+        cwd,
+        env: { ...process.env, NO_COLOR: '1', AGENTRY_ADMIN_TOKEN: '' },
+      },
+    );
+    const exited = new Promise<number | null>((done) => child.on('close', done));
+    let stdout = '';
+    const line = await new Promise<string>((found, failed) => {
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+        const match = /^ {2}admin token .*$/m.exec(stdout);
+        if (match !== null) found(match[0]);
+      });
+      void exited.then(() => failed(new Error(`serve exited before printing the admin token: ${stdout}`)));
+    });
+    try {
+      const named = /if lost: (agentry token [^)]*)\): agentry_/.exec(line);
+      assert.ok(named, line);
+      assert.equal(named[1], 'agentry token --db first.db --role admin');
+      const run = await agentryIn(cwd, named[1]!.split(' ').slice(1));
+      assert.equal(run.status, 0, run.stderr);
+      assert.match(run.stdout, /^agentry: admin token in first\.db \(shown once; keep it\): agentry_/);
+    } finally {
+      child.kill('SIGINT');
+      assert.equal(await exited, 0);
+    }
+  });
+
   test('a missing file, a file that is not a registry, or a wrong role is one line and exit 2', async () => {
     const missing = join(dir, 'missing.db');
     const notRegistry = join(dir, 'notes.txt');

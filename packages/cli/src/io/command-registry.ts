@@ -35,7 +35,8 @@ export async function withCommandRegistry<T>(
     const token = registry.adminToken;
     if (token !== undefined) {
       process.stderr.write(
-        `agentry: new registry database ${registryOptions.databasePath}; admin token (shown once; keep it): ${token}\n`,
+        `agentry: new registry database ${registryOptions.databasePath}; admin token (shown once; keep it): ${token}\n` +
+          `  if lost: agentry token --db ${registryOptions.databasePath} --role admin makes a new one\n`,
       );
     }
     return await work(registry, interrupted.signal);
