@@ -50,6 +50,15 @@ const PEOPLE = '(?:the |your )?(?:user|users|human|operator|person)';
 const UNLESS_CONDITIONAL =
   "(?<!\\b(?:if|when|whenever|once|unless)\\b(?! you(?: are|'re| read| see)\\b| the (?:ai|assistant|model|llm)\\b)[^.!?\\n]{0,200})";
 
+/**
+ * `opening`, where the sentence before it does not open with such a condition. The lookahead comes first so the
+ * lookbehind (up to 200 characters back) runs only where `opening` matches, not at every position of the text:
+ * at every position it cost about 0.4 s on a 64 KiB description.
+ */
+function unlessConditional(opening: string): string {
+  return `(?=${opening})${UNLESS_CONDITIONAL}${opening}`;
+}
+
 export const TEXT_RULES: readonly TextRule[] = [
   // Instruction overrides: text telling the model to drop what it was told.
   {
@@ -186,7 +195,7 @@ export const TEXT_RULES: readonly TextRule[] = [
     rule: 'tool-coercion',
     id: 'always-use-this-tool',
     pattern: new RegExp(
-      `${UNLESS_CONDITIONAL}\\b(?:always|must|you must|you should always|be sure to|make sure to) (?:first )?(?:call|use|invoke|run|choose|select|prefer|pick|route (?:all )?(?:requests|queries) (?:to|through)) (?:this|these|our|my) (?:tool|tools|function|agent|server|plugin|skill)\\b(?! (?:when|if|whenever|to|before|after|with|in order)\\b| for (?!every|all|any)\\w)`,
+      `${unlessConditional('\\b(?:always|must|you must|you should always|be sure to|make sure to) ')}(?:first )?(?:call|use|invoke|run|choose|select|prefer|pick|route (?:all )?(?:requests|queries) (?:to|through)) (?:this|these|our|my) (?:tool|tools|function|agent|server|plugin|skill)\\b(?! (?:when|if|whenever|to|before|after|with|in order)\\b| for (?!every|all|any)\\w)`,
     ),
     description: 'orders the model to always use this tool',
   },
@@ -208,7 +217,7 @@ export const TEXT_RULES: readonly TextRule[] = [
     rule: 'tool-coercion',
     id: 'conceal-from-user',
     pattern: new RegExp(
-      `${UNLESS_CONDITIONAL}\\b(?:do not|don't|never|must not|should not|without) (?:ever )?(?:tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|disclose|disclosing|show|showing|alert|alerting|let) (?:this |that |it |anything )?(?:to )?${PEOPLE}\\b`,
+      `${unlessConditional("\\b(?:do not|don't|never|must not|should not|without) ")}(?:ever )?(?:tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|disclose|disclosing|show|showing|alert|alerting|let) (?:this |that |it |anything )?(?:to )?${PEOPLE}\\b`,
     ),
     description: 'asks the model to hide what it does from the person',
   },
@@ -235,7 +244,7 @@ export const TEXT_RULES: readonly TextRule[] = [
     rule: 'active-content',
     id: 'script-element',
     // An element: opened and closed, or loading a source. Prose about "<script> tags" is neither.
-    pattern: /<script\b[^<>]{0,200}>[\s\S]{0,4000}?<\/script|<script\s[^<>]{0,200}?\bsrc ?=/,
+    pattern: /<script\b[^<>]{0,200}>[\s\S]{0,1000}?<\/script|<script\s[^<>]{0,200}?\bsrc ?=/,
     description: 'contains an HTML <script> element',
   },
   {
@@ -254,7 +263,7 @@ export const TEXT_RULES: readonly TextRule[] = [
   {
     rule: 'active-content',
     id: 'event-handler-attribute',
-    pattern: /<[a-z][a-z0-9-]*\b[^<>]{0,200}?[\s/"']on[a-z]{3,20} ?=/,
+    pattern: /<[a-z][a-z0-9-]{0,30}\b[^<>]{0,200}?[\s/"']on[a-z]{3,20} ?=/,
     description: 'contains an HTML event-handler attribute (onerror=, onload=, onclick=…)',
   },
 ];
