@@ -64,12 +64,13 @@ export function endpointOrigins(agent: Agent): string[] {
     else if (binding.kind === 'mcp') urls.push(binding.server);
     else if ('url' in binding) urls.push(binding.url);
   }
-  const origins: string[] = [];
+  // A set, not a search of the list: a crawled description may name thousands of bindings.
+  const origins = new Set<string>();
   for (const url of urls) {
     const origin = httpOrigin(url);
-    if (origin !== undefined && !origins.includes(origin)) origins.push(origin);
+    if (origin !== undefined) origins.add(origin);
   }
-  return origins;
+  return [...origins];
 }
 
 function httpOrigin(text: string | undefined): string | undefined {
