@@ -40,4 +40,27 @@ describe('registry options of serve and crawl', () => {
       (error: unknown) => error instanceof UsageError && /AGENTRY_OPENAI_BASE_URL/.test(error.message),
     );
   });
+
+  test('the per-origin crawl limits come from the flags, else the environment; none is no limit', () => {
+    const env = settingsFromEnv({
+      AGENTRY_MAX_AGENTS_PER_ORIGIN: '50',
+      AGENTRY_MAX_DOCUMENTS_PER_ORIGIN: 'none',
+    });
+    assert.deepEqual(registryOptionsFrom(env, {}).crawl, {
+      enabled: false,
+      maxAgentsPerOrigin: 50,
+      maxDocumentsPerOrigin: null,
+    });
+    const flagged = registryOptionsFrom(env, { maxAgentsPerOrigin: 'none', maxDocumentsPerOrigin: '8' });
+    assert.deepEqual(flagged.crawl, { enabled: false, maxAgentsPerOrigin: null, maxDocumentsPerOrigin: 8 });
+    assert.equal(registryOptionsFrom(settingsFromEnv({}), {}).crawl, undefined);
+    assert.throws(
+      () => settingsFromEnv({ AGENTRY_MAX_AGENTS_PER_ORIGIN: 'lots' }),
+      /AGENTRY_MAX_AGENTS_PER_ORIGIN must be a positive integer or none; got "lots"/,
+    );
+    assert.throws(
+      () => registryOptionsFrom(settingsFromEnv({}), { maxDocumentsPerOrigin: '-1' }),
+      (error: unknown) => error instanceof UsageError && /--max-documents-per-origin/.test(error.message),
+    );
+  });
 });
