@@ -6,10 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createSecureFetcher } from '@agentry/client';
 import { type Agent, codecs, type FormatName, type JsonObject } from '@agentry/core';
 import { crawledId as crawledIdOf } from '../../src/index.js';
 import { type Fleet, startFleet } from '../crawl/support/fleet.js';
-import { type Answer, asArray, asObject, startRegistry, type TestRegistry } from '../support.js';
+import { type Answer, aidipAgent, asArray, asObject, startRegistry, type TestRegistry } from '../support.js';
 
 let fleet: Fleet;
 before(async () => {
@@ -287,5 +288,39 @@ describe('one agent, one entry', () => {
       ['a2a'],
       'the agent that moved is not merged with the one it replaces',
     );
+  });
+
+  test('an import from another registry arrives as an imported source of the same entry', async () => {
+    const storm = aidipAgent({
+      id: 'storm',
+      name: 'Storm Warnings',
+      endpoint: 'https://weather.example.com/storm',
+    });
+    assert.equal((await r.request('/agents', { token: acme, body: storm })).status, 201);
+    const source = await startRegistry();
+    const fetcher = createSecureFetcher({ allowHttp: true, allowPrivateNetwork: true, cache: false });
+    try {
+      const publisher = (await source.token('publisher', { publisher: 'mirror' })).token;
+      assert.equal((await source.request('/agents', { token: publisher, body: storm })).status, 201);
+      const imported = await r.registry.importRegistry({ baseUrl: source.url, kind: 'agentry', fetcher });
+      assert.equal(imported.imported, 1, JSON.stringify(imported.problems));
+      const named = asArray((await r.request('/agents?limit=100')).json).filter(
+        (item) => item['name'] === 'Storm Warnings',
+      );
+      assert.deepEqual(
+        named.map((item) => item['id']),
+        ['storm'],
+      );
+      const copies = sourcesOf(await r.request('/agents/storm')).filter(
+        (item) => item['arrived'] === 'imported',
+      );
+      assert.deepEqual(
+        copies.map((item) => [item['format'], item['by'], item['verified']]),
+        [['aidip', `crawler:${new URL(source.url).host}`, false]],
+      );
+    } finally {
+      await fetcher.close();
+      await source.close();
+    }
   });
 });
