@@ -152,8 +152,8 @@ async function registerOne(
     throw new Conflict({ kind: 'conflict', reason: 'identity', id: matched.id, agent: draft.agent.id });
   }
   // No entry is this agent: the id asked for. Held by the same owner, it is that entry, its registration replaced
-  // (the agent's endpoints moved); by another publisher, a registration is refused (it names its own id, and can name
-  // another), while a crawled agent, which cannot, gets one suffixed by a hash of its owner, the same every
+  // (the agent's endpoints moved); by another publisher, a registration is refused (it names its own id, and can
+  // name another), while a crawled agent, which cannot, gets one suffixed by a hash of its owner, the same every
   // time; past that (a clash of hashes), random suffixes.
   let id = preferredId;
   for (let attempt = 0; ; attempt++) {
