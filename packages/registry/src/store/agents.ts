@@ -177,7 +177,8 @@ async function registerOne(
 /**
  * The entry this description is about, by docs/registry.md's "Identity": the entry already holding its source (a
  * re-crawl); else one holding any of its strong keys; else, by its weak keys (origin and name), an entry of the
- * same publisher, or any entry when the description is the agent's own origin speaking (verified).
+ * same publisher, or any entry when the description is the agent's own origin speaking (verified), that has no
+ * description in the same format under another id.
  */
 async function matchingEntry(
   db: Kysely<RegistryTables>,
@@ -191,9 +192,16 @@ async function matchingEntry(
   const keys = sourceKeys(incoming);
   const strong = await holderOfStrongKeys(db, keys.strong);
   if (strong !== undefined) return selectRow(db, strong);
-  const weak = await holdersOfWeakKeys(db, keys.weak);
-  const allowed = weak.find((entry) => entry.owner === draft.owner || incoming.verified);
-  return allowed === undefined ? undefined : selectRow(db, allowed.id);
+  // A name ties descriptions in other formats (the crawler's merge rule): an entry already holding this format
+  // under another id is another agent of the same name.
+  for (const entry of await holdersOfWeakKeys(db, keys.weak)) {
+    if (entry.owner !== draft.owner && !incoming.verified) continue;
+    const sources = await readSources(db, entry.id);
+    if (sources.some((source) => source.format === incoming.format && source.handle !== incoming.handle))
+      continue;
+    return selectRow(db, entry.id);
+  }
+  return undefined;
 }
 
 async function checkQuota(

@@ -90,12 +90,15 @@ interface Member {
   arrival: SourceArrival;
   /** The agent's id as its source named it. */
   handle: string;
+  format: string;
   keys: IdentityKeys;
   verified: boolean;
 }
 
 interface Group {
   members: Member[];
+  /** `format handle` of each member: a name does not tie two descriptions of one format under different ids. */
+  described: Set<string>;
   owner: string;
   strong: Set<string>;
   weak: Set<string>;
@@ -117,6 +120,7 @@ export async function mergeDuplicateEntries(untyped: Kysely<unknown>, now: strin
         createdAt: row.created_at,
         arrival: source.arrival,
         handle: source.handle,
+        format: source.format,
         keys: sourceKeys(source),
         verified: source.verified,
       });
@@ -137,7 +141,14 @@ export async function mergeDuplicateEntries(untyped: Kysely<unknown>, now: strin
       strongHolder === undefined
         ? member.keys.weak
             .flatMap((key) => byWeak.get(key) ?? [])
-            .find((group) => group.owner === member.owner || member.verified)
+            .find(
+              (group) =>
+                (group.owner === member.owner || member.verified) &&
+                ![...group.described].some(
+                  (entry) =>
+                    entry.startsWith(`${member.format} `) && entry !== `${member.format} ${member.handle}`,
+                ),
+            )
         : undefined;
     const holder = strongHolder ?? weakHolder;
     let group: Group | undefined;
@@ -147,11 +158,18 @@ export async function mergeDuplicateEntries(untyped: Kysely<unknown>, now: strin
       if (joins) {
         group = holder;
         group.members.push(member);
+        group.described.add(`${member.format} ${member.handle}`);
         if (member.arrival === 'registered') group.owner = member.owner;
       } else conflicts.push({ member, holder });
     }
     if (group === undefined) {
-      group = { members: [member], owner: member.owner, strong: new Set(), weak: new Set() };
+      group = {
+        members: [member],
+        described: new Set([`${member.format} ${member.handle}`]),
+        owner: member.owner,
+        strong: new Set(),
+        weak: new Set(),
+      };
       groups.push(group);
     }
     for (const key of member.keys.strong) {

@@ -323,4 +323,17 @@ describe('one agent, one entry', () => {
       await source.close();
     }
   });
+
+  test('two agents of one publisher with one name on one origin stay two when their format gives them ids', async () => {
+    const web = aidipAgent({ id: 'search-web', name: 'Search', endpoint: 'https://tools.example.com/web' });
+    const news = aidipAgent({
+      id: 'search-news',
+      name: 'Search',
+      endpoint: 'https://tools.example.com/news',
+    });
+    assert.equal((await r.request('/agents', { token: acme, body: web })).status, 201);
+    const second = await r.request('/agents', { token: acme, body: news });
+    assert.equal(second.status, 201, second.text);
+    assert.equal(asObject(second.json)['id'], 'search-news');
+  });
 });
