@@ -1,13 +1,13 @@
 /**
  * Starting `agentry serve` as a new user meets it, with real processes on loopback and real SQLite files: a port
  * in use is a usage error before any database is made; `agentry token` mints a token offline on the database file
- * (every example of its --help run as written, against a registry running on that file); and `serve` fetches
+ * (its --help examples run in cli-help-examples.test.ts); and `serve` fetches
  * (gateway, crawler) as AGENTRY_ALLOW_HTTP / AGENTRY_ALLOW_PRIVATE_NETWORK or --allow-http /
  * --allow-private-network say, so an agent hosted on this machine is invoked through the registry.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,65 +87,6 @@ describe('agentry serve on a port in use', () => {
 });
 
 describe('agentry token', () => {
-  test('every example of --help runs as written and mints what it says, on a running registry file', async () => {
-    const cwd = mkdtempSync(join(dir, 'token-'));
-    // The examples name registry.db: the file of a registry running in that directory.
-    const registry = await agentryServer(
-      ['serve', '--port', '0', '--db', join(cwd, 'registry.db'), '--embeddings', 'none', '--json'],
-      { AGENTRY_ADMIN_TOKEN: '' },
-    );
-    try {
-      const url = String(registry.ready['url']);
-      const firstAdmin = String(registry.ready['adminToken']);
-      assert.match(firstAdmin, /^agentry_/);
-
-      const help = agentry(['token', '--help']);
-      assert.equal(help.status, 0);
-      const examples = help.stdout
-        .slice(help.stdout.indexOf('Examples:'))
-        .split('\n')
-        .filter((line) => line.startsWith('  agentry '))
-        .map((line) => line.trim().split(/\s+/).slice(1));
-      assert.equal(examples.length, 3, help.stdout);
-
-      const runs = new Map<string, Run>();
-      for (const args of examples) {
-        const run = await agentryIn(cwd, args);
-        assert.equal(run.status, 0, `agentry ${args.join(' ')}: ${run.stderr}`);
-        assert.equal(run.stderr, '');
-        runs.set(args[args.indexOf('--role') + 1]!, run);
-      }
-
-      // --role admin: a new admin token, which works at once; the lost one no longer does.
-      const admin = /\(shown once; keep it\): (agentry_\S+)$/m.exec(runs.get('admin')!.stdout)?.[1];
-      assert.ok(admin, runs.get('admin')!.stdout);
-      assert.match(runs.get('admin')!.stdout, /the previous admin token no longer works/);
-      assert.equal((await call(url, '/admin/audit', admin)).status, 200);
-      assert.equal((await call(url, '/admin/audit', firstAdmin)).status, 401);
-
-      // --role publisher --publisher acme: registers agents owned by acme.
-      const publisher = /\(shown once; keep it\): (agentry_\S+)$/m.exec(runs.get('publisher')!.stdout)?.[1];
-      assert.ok(publisher, runs.get('publisher')!.stdout);
-      assert.match(runs.get('publisher')!.stdout, /publisher token for acme/);
-      const document = JSON.parse(readFileSync(join(root, 'examples/documents/flights.agent.json'), 'utf8'));
-      const registered = await call(url, '/agents', publisher, document);
-      assert.equal(registered.status, 201, registered.text);
-      const owner = (registered.json as { registry?: { owner?: string } }).registry?.owner;
-      assert.equal(owner, 'acme');
-
-      // --role client --groups team-a,team-b --json: one JSON object for scripts; the token reads the registry.
-      const client = JSON.parse(runs.get('client')!.stdout) as Record<string, unknown>;
-      assert.equal(client['role'], 'client');
-      assert.deepEqual(client['groups'], ['team-a', 'team-b']);
-      assert.equal(client['publisher'], null);
-      assert.equal(client['database'], 'registry.db');
-      assert.match(String(client['token']), /^agentry_/);
-      assert.equal((await call(url, '/agents', String(client['token']))).status, 200);
-    } finally {
-      assert.equal(await registry.stop(), 0);
-    }
-  });
-
   test("the first start's admin token line names the command that replaces the token, which does", async () => {
     const cwd = mkdtempSync(join(dir, 'first-start-'));
     const child = spawn(
@@ -256,15 +197,28 @@ describe('agentry serve fetches as the network settings allow', () => {
               max_words: 10,
             },
           });
+          // Its crawler follows the same settings: the host's plain-HTTP origin may be queued only when allowed.
+          const queued = await call(url, '/hosts', token, { origin: String(host.ready['baseUrl']) });
           if (name === 'neither') {
             // The strict default: refused, and the answer names what the operator would change.
             assert.equal(invoked.status, 502, invoked.text);
             assert.equal((invoked.json as { code?: string }).code, 'AddressRefused');
             assert.match(invoked.text, /agentry serve --allow-http --allow-private-network/);
+            assert.equal(queued.status, 400, queued.text);
+            assert.match(
+              queued.text,
+              /HTTPS origins only \(its operator allows HTTP with agentry serve --allow-http\)/,
+            );
             continue;
           }
           assert.equal(invoked.status, 200, `with ${name}: ${invoked.text}`);
           assert.deepEqual(invoked.json, { summary: 'Registries find agents.' });
+          assert.equal(queued.status, 201, queued.text);
+          assert.equal(
+            (queued.json as { crawling?: boolean }).crawling,
+            false,
+            'serve without --crawl says so',
+          );
         } finally {
           assert.equal(await registry.stop(), 0);
         }

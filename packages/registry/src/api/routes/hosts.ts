@@ -39,7 +39,7 @@ export function hostRoutes(app: Hono<ApiEnv>, services: RegistryServices): void 
     if (!origin.ok) return origin.response;
     if (origin.value.startsWith('http:') && crawler.fetchPolicy.allowHttp !== true) {
       return invalidInput(
-        `${origin.value} is plain HTTP; this registry crawls HTTPS origins only.`,
+        `${origin.value} is plain HTTP; this registry crawls HTTPS origins only (its operator allows HTTP with agentry serve --allow-http).`,
         '/origin',
       );
     }
