@@ -540,6 +540,18 @@ describe('origins and document URLs', () => {
     ]);
   });
 
+  test('two agents of one document named alike are two agents', async () => {
+    const woa = structuredClone(WOA_DOCUMENT) as { agents: Array<{ name: string }> };
+    for (const entry of woa.agents) entry.name = 'Text Tool';
+    site.routes.clear();
+    site.routes.set('/.well-known/woa.json', { json: woa });
+    const resolution = await resolve(site.origin, { fetcher: loopbackFetcher() });
+    assert.deepEqual(
+      resolution.agents.map((agent) => agent.id),
+      ['summarizer', 'keywords'],
+    );
+  });
+
   test('an origin whose documents describe several agents names none and falls back to nothing', async () => {
     site.routes.clear();
     site.routes.set('/.well-known/woa.json', { json: WOA_DOCUMENT });

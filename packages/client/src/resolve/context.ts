@@ -166,7 +166,9 @@ export class ResolveContext {
    */
   private addAgent(agent: Agent, record: ResolvedDocument): void {
     const keys = identityKeys(agent);
-    const index = this.agents.findIndex((known) => sameIdentity(identityKeys(known), keys));
+    const index = this.agents.findIndex(
+      (known) => sameIdentity(identityKeys(known), keys) && !otherOfOneFormat(known, agent),
+    );
     let kept = agent;
     if (index === -1) this.agents.push(agent);
     else {
@@ -207,6 +209,15 @@ export class ResolveContext {
       (issue) => issue.code === 'resolve.fetch.refused' && issue.message.startsWith(`${record.url}:`),
     );
   }
+}
+
+/** Two agents one format names by different ids are two, however alike their names (the crawler's rule too). */
+function otherOfOneFormat(a: Agent, b: Agent): boolean {
+  return (
+    a.provenance?.sourceFormat !== undefined &&
+    a.provenance.sourceFormat === b.provenance?.sourceFormat &&
+    a.id.toLowerCase() !== b.id.toLowerCase()
+  );
 }
 
 /** How much a description says: an agents.json entry (a name and a link) says least. */
