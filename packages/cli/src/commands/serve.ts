@@ -77,7 +77,7 @@ export function registerServe(program: Command): void {
     .option('--json', 'print where it listens (and the admin token, when new) as one JSON line')
     .addHelpText(
       'after',
-      '\nThe admin token is printed once, on the first start (or set AGENTRY_ADMIN_TOKEN). The server runs until\ninterrupted (Ctrl-C), then closes the database cleanly.\n\nExamples:\n  agentry serve\n  agentry serve --port 8080 --db /var/lib/agentry/registry.db --embeddings none\n  agentry serve --demo\n  agentry serve --import https://registry.modelcontextprotocol.io --import-interval 30',
+      '\nThe admin token is printed once, on the first start (or set AGENTRY_ADMIN_TOKEN); lost, agentry token --db\n<file> --role admin makes a new one. The server runs until interrupted (Ctrl-C), then closes the database\ncleanly.\n\nExamples:\n  agentry serve\n  agentry serve --port 8080 --db /var/lib/agentry/registry.db --embeddings none\n  agentry serve --demo\n  agentry serve --import https://registry.modelcontextprotocol.io --import-interval 30',
     )
     .action(async (options: ServeCommandOptions) => {
       const env = environmentSettings();
