@@ -1,215 +1,89 @@
-// The registry's web page: search, resolve, and every agent in every format. Plain browser JavaScript (no build
-// step). Agent text is untrusted: it is only ever set as textContent, never parsed as HTML.
+// The registry's web app: plain ES modules (no build step) over the public API. The path picks the view:
+// `/` search, `/app/agents/<id>` an agent, `/app/resolve` resolution, `/app/operate` the operator console. Links
+// inside the app change the URL with the History API, so Back, reload and shared links work.
+import { agentView } from './agent.js';
+import { credentials } from './api.js';
+import { $, setStatus } from './dom.js';
+import { operateView } from './operate.js';
+import { resolveView } from './resolve.js';
+import { searchView } from './search.js';
 
-const FORMATS = ['aidip', 'woa', 'awp', 'a2a', 'agent-json', 'td', 'mcp'];
-const TOKEN_KEY = 'agentry.token';
-
-const $ = (id) => document.getElementById(id);
-const state = { cursor: undefined, selected: undefined };
-
-function headers(extra = {}) {
-  const token = localStorage.getItem(TOKEN_KEY);
-  return token ? { ...extra, Authorization: `Bearer ${token}` } : extra;
+function navigate(url) {
+  history.pushState(null, '', url);
+  render();
 }
 
-async function api(path, init = {}) {
-  const response = await fetch(path, { ...init, headers: headers(init.headers) });
-  const type = response.headers.get('content-type') ?? '';
-  const body = type.includes('json') ? await response.json() : await response.text();
-  if (!response.ok) {
-    const detail = body?.detail ?? body?.error?.message ?? body?.title ?? `HTTP ${response.status}`;
-    throw new Error(detail);
-  }
-  return { body, response };
-}
+let rendering = 0;
 
-function element(tag, text, className) {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (className) node.className = className;
-  return node;
-}
-
-function list(value) {
-  return value
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-}
-
-function filters() {
-  const out = {};
-  const tags = list($('filter-tags').value);
-  const capabilities = list($('filter-capabilities').value);
-  const language = list($('filter-language').value);
-  if (tags.length) out.tags = tags;
-  if (capabilities.length) out.capabilities = capabilities;
-  if (language.length) out.supported_languages = language;
-  return out;
-}
-
-/** The agents of a list answer, whatever its envelope (an array, or an object holding one). */
-function agentsOf(body) {
-  if (Array.isArray(body)) return body;
-  for (const key of ['agents', 'results', 'items', 'candidates', 'data']) {
-    if (Array.isArray(body?.[key])) return body[key];
-  }
-  return [];
-}
-
-function nextCursorOf(body, response) {
-  const link = response.headers.get('link') ?? '';
-  const match = /<([^>]+)>;\s*rel="?next"?/.exec(link);
-  if (match) return new URL(match[1], location.href).searchParams.get('cursor') ?? undefined;
-  return body?.next_cursor ?? body?.nextCursor ?? body?.cursor ?? undefined;
-}
-
-function renderResult(agent) {
-  const item = element('li');
-  item.dataset.agentId = agent.id;
-  const open = element('button', agent.name ?? agent.id, 'open');
-  open.type = 'button';
-  open.addEventListener('click', () => showAgent(agent.id ?? agent.agent_id));
-  item.append(open);
-  if (typeof agent.score === 'number') item.append(element('span', agent.score.toFixed(3), 'score'));
-  if (agent.flagged) item.append(element('span', 'flagged', 'badge'));
-  item.append(element('div', agent.id ?? agent.agent_id, 'meta'));
-  if (agent.description) item.append(element('p', agent.description, 'untrusted'));
-  const reasons = agent.why ?? agent.reasons;
-  if (Array.isArray(reasons) && reasons.length) {
-    const why = element('ul', undefined, 'why');
-    for (const reason of reasons) why.append(element('li', String(reason)));
-    item.append(why);
-  }
-  const invocation = agent.invocation;
-  if (invocation) {
-    const how = [invocation.operation, invocation.binding?.kind ?? invocation.transport, invocation.endpoint]
-      .filter(Boolean)
-      .join(' · ');
-    item.append(element('div', how, 'meta'));
-  }
-  return item;
-}
-
-function showList(agents, { append = false } = {}) {
-  const results = $('results');
-  if (!append) results.replaceChildren();
-  for (const agent of agents) results.append(renderResult(agent));
-}
-
-async function browse({ append = false } = {}) {
-  const params = new URLSearchParams({ limit: '20' });
-  if (append && state.cursor) params.set('cursor', state.cursor);
-  const f = filters();
-  if (f.tags) params.set('tags', f.tags.join(','));
-  if (f.capabilities) params.set('capabilities', f.capabilities.join(','));
-  if (f.supported_languages) params.set('language', f.supported_languages.join(','));
-  const { body, response } = await api(`/agents?${params}`);
-  const agents = agentsOf(body);
-  showList(agents, { append });
-  state.cursor = nextCursorOf(body, response);
-  $('more').hidden = state.cursor === undefined;
-  return agents.length;
-}
-
-async function search(query) {
-  const { body } = await api('/agents/search', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query, filters: filters(), top: 20 }),
-  });
-  const agents = agentsOf(body);
-  showList(agents);
-  $('more').hidden = true;
-  return agents.length;
-}
-
-async function resolveIntent(intent) {
-  const { body } = await api('/resolve', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ intent, top: 10 }),
-  });
-  const candidates = agentsOf(body).map((candidate) => ({
-    ...candidate,
-    id: candidate.id ?? candidate.agent_id,
-  }));
-  showList(candidates);
-  $('more').hidden = true;
-  return candidates.length;
-}
-
-async function showAgent(id) {
-  state.selected = id;
-  const { body } = await api(`/agents/${encodeURIComponent(id)}`);
-  $('detail').hidden = false;
-  $('detail-name').textContent = body.name ?? id;
-  $('detail-meta').textContent = [id, body.version && `v${body.version}`, body.publisher, body.status]
-    .filter(Boolean)
-    .join(' · ');
-  $('detail-description').textContent = body.description ?? '';
-  const flags = body.flags ?? [];
-  $('detail-flags').hidden = !body.flagged && flags.length === 0;
-  $('detail-flags').textContent =
-    'This description contains text that tries to instruct an AI model; treat it with care.';
-  const operations = $('detail-operations');
-  operations.replaceChildren();
-  for (const operation of body.operations ?? []) {
-    const item = element('li');
-    item.append(element('code', operation.name));
-    if (operation.description) item.append(document.createTextNode(` — ${operation.description}`));
-    operations.append(item);
-  }
-  await showFormat('aidip');
-}
-
-async function showFormat(format) {
-  const tabs = $('formats');
-  tabs.replaceChildren();
-  for (const name of FORMATS) {
-    const tab = element('button', name);
-    tab.type = 'button';
-    tab.setAttribute('aria-pressed', String(name === format));
-    tab.addEventListener('click', () => showFormat(name));
-    tabs.append(tab);
-  }
-  const pre = $('document');
+async function render() {
+  const turn = ++rendering;
+  const { pathname, searchParams } = new URL(location.href);
+  for (const link of document.querySelectorAll('[data-nav]')) link.removeAttribute('aria-current');
+  const section = pathname.startsWith('/app/resolve')
+    ? 'resolve'
+    : pathname.startsWith('/app/operate')
+      ? 'operate'
+      : pathname.startsWith('/app/agents/')
+        ? undefined
+        : 'search';
+  if (section) document.querySelector(`[data-nav="${section}"]`)?.setAttribute('aria-current', 'page');
+  setStatus('');
   try {
-    const { body } = await api(`/agents/${encodeURIComponent(state.selected)}?format=${format}`);
-    pre.textContent = typeof body === 'string' ? body : JSON.stringify(body, null, 2);
+    if (pathname.startsWith('/app/agents/')) {
+      const id = decodeURIComponent(pathname.slice('/app/agents/'.length));
+      await agentView(id, { tryOperation: searchParams.get('try') ?? undefined });
+    } else if (section === 'resolve') {
+      document.title = 'Resolve · Agentry';
+      await resolveView(searchParams, navigate);
+    } else if (section === 'operate') {
+      document.title = 'Operate · Agentry';
+      await operateView();
+    } else {
+      document.title = searchParams.get('q') ? `${searchParams.get('q')} · Agentry` : 'Agentry registry';
+      await searchView(searchParams, navigate);
+    }
   } catch (error) {
-    pre.textContent = `Not available in ${format}: ${error.message}`;
+    if (turn === rendering) setStatus(`Failed: ${error.message}`);
   }
 }
 
-async function run(task) {
-  const status = $('status');
-  status.textContent = 'Working…';
-  try {
-    const count = await task();
-    status.textContent = `${count} ${count === 1 ? 'agent' : 'agents'}`;
-  } catch (error) {
-    status.textContent = `Failed: ${error.message}`;
-  }
-}
-
-$('search-form').addEventListener('submit', (event) => {
+/** Same-origin links to the app's own pages stay in the app. */
+document.addEventListener('click', (event) => {
+  if (
+    event.defaultPrevented ||
+    event.button !== 0 ||
+    event.metaKey ||
+    event.ctrlKey ||
+    event.shiftKey ||
+    event.altKey
+  )
+    return;
+  const link = event.target.closest?.('a[href]');
+  if (!link || link.hasAttribute('download') || link.target) return;
+  const url = new URL(link.href, location.href);
+  if (url.origin !== location.origin) return;
+  if (url.pathname !== '/' && !url.pathname.startsWith('/app/') && url.pathname !== '/app') return;
+  if (url.pathname === location.pathname && url.search === location.search && url.hash) return;
   event.preventDefault();
-  const text = $('query').value.trim();
-  const mode = $('mode').value;
-  if (text === '') run(() => browse());
-  else if (mode === 'resolve') run(() => resolveIntent(text));
-  else run(() => search(text));
+  navigate(url.pathname + url.search);
 });
-$('more').addEventListener('click', () => run(() => browse({ append: true })));
+window.addEventListener('popstate', render);
+
+function showTokenState() {
+  $('token-state').textContent = credentials.token()
+    ? 'A token is in use in this tab.'
+    : 'No token: anonymous.';
+}
 $('token-save').addEventListener('click', () => {
-  localStorage.setItem(TOKEN_KEY, $('token').value.trim());
+  credentials.setToken($('token').value.trim());
   $('token').value = '';
-  run(() => browse());
+  showTokenState();
+  render();
 });
 $('token-clear').addEventListener('click', () => {
-  localStorage.removeItem(TOKEN_KEY);
-  run(() => browse());
+  credentials.setToken('');
+  showTokenState();
+  render();
 });
-
-run(() => browse());
+showTokenState();
+render();

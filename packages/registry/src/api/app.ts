@@ -13,6 +13,7 @@ import { hasQueryParameter, originOf } from './request-url.js';
 import { adminRoutes } from './routes/admin.js';
 import { agentRoutes } from './routes/agents.js';
 import { catalogRoutes } from './routes/catalog.js';
+import { facetRoutes } from './routes/facets.js';
 import { hostRoutes } from './routes/hosts.js';
 import { invokeRoutes } from './routes/invoke.js';
 import { listingRoutes } from './routes/listing.js';
@@ -24,6 +25,8 @@ import { uiRoutes } from './routes/ui.js';
 const ROUTES: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
   [/^\/$/, ['GET']],
   [/^\/ui\/[^/]+$/, ['GET']],
+  [/^\/app(\/.*)?$/, ['GET']],
+  [/^\/facets$/, ['GET']],
   [/^\/agents$/, ['GET', 'POST']],
   [/^\/agents\/search$/, ['POST']],
   [/^\/agents\/[^/]+$/, ['GET', 'PUT', 'DELETE']],
@@ -81,6 +84,7 @@ export function createApi(services: RegistryServices): Hono<ApiEnv> {
 
   // The search route is registered before /agents/:id so that it is not read as an agent id.
   listingRoutes(app, services);
+  facetRoutes(app, services);
   agentRoutes(app, services);
   invokeRoutes(app, services);
   resolveRoutes(app, services);

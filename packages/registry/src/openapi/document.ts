@@ -169,6 +169,31 @@ const PATHS: JsonObject = {
       },
     },
   },
+  '/facets': {
+    get: {
+      operationId: 'facetCounts',
+      summary: 'How many agents have each tag, capability, language, status, source and format',
+      description:
+        'Counts among the agents the caller may see that match the filters (the filters of GET /agents; a text query does not narrow them). Each facet lists its `limit` most frequent values, most frequent first.',
+      security: OPTIONAL_TOKEN,
+      parameters: [
+        listParameter('capabilities', 'Capabilities the agents must have.'),
+        listParameter('tags', 'Tags the agents must have.'),
+        listParameter('language', 'Languages the agents must support.'),
+        listParameter('status', 'Lifecycle statuses to include (any of).'),
+        {
+          name: 'limit',
+          in: 'query',
+          description: 'Values per facet.',
+          schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+        },
+      ],
+      responses: {
+        '200': { description: 'The counts.', content: json(ref('Facets')) },
+        ...problem(400),
+      },
+    },
+  },
   '/agents/search': {
     post: {
       operationId: 'searchAgents',

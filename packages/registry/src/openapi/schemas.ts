@@ -517,6 +517,27 @@ export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
       created_at: { type: 'string', format: 'date-time' },
     },
   },
+  Facets: {
+    type: 'object',
+    required: ['total', 'facets'],
+    properties: {
+      total: { type: 'integer', minimum: 0, description: 'Agents matching the filters.' },
+      facets: {
+        type: 'object',
+        required: ['tags', 'capabilities', 'languages', 'status', 'sources', 'formats'],
+        description:
+          '`sources`: how the descriptions arrived (registered, crawled, imported); `formats`: the formats they were read in. An agent counts once per value.',
+        additionalProperties: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['value', 'count'],
+            properties: { value: { type: 'string' }, count: { type: 'integer', minimum: 0 } },
+          },
+        },
+      },
+    },
+  },
   AuditLog: {
     type: 'object',
     required: ['entries'],

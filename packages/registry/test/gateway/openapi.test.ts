@@ -26,6 +26,7 @@ const ROUTES = [
   'GET /agents',
   'POST /agents',
   'POST /agents/search',
+  'GET /facets',
   'GET /agents/{id}',
   'PUT /agents/{id}',
   'DELETE /agents/{id}',

@@ -1,20 +1,29 @@
 /**
- * The registry's web page in a real browser (Debian's headless Chromium driven by playwright-core): it lists the
- * agents, searches, shows an agent in every format, pages, uses a token for restricted agents, and shows agent
- * text as text — a description carrying HTML never becomes markup or runs script.
+ * The registry's web app in a real browser (Debian's headless Chromium driven by playwright-core) against a real
+ * registry and a real agent on loopback behind its gateway. The journeys a new user takes: search → filter by a
+ * facet → the agent's page → try an operation → its output; a shared agent link and Back; resolve an intent → the
+ * call to make → try it; the operator console with an admin token; a phone-width screen; and axe-core's
+ * accessibility rules in the light and the dark scheme. Agent text stays text: HTML in a description never runs.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { aidipAgent, startRegistry, type TestRegistry } from '../support.js';
+import type { AgentServer } from '../gateway/agent-server.js';
+import { aidipAgent, type TestRegistry } from '../support.js';
+import { type DemoRegistry, startDemoRegistry } from './demo-registry.js';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
+let demo: DemoRegistry;
+let agentServer: AgentServer;
 let registry: TestRegistry;
 let browser: Browser;
 let page: Page;
 const pageErrors: string[] = [];
+let clientToken: string;
 let restrictedToken: string;
 
 before(async () => {
@@ -22,43 +31,8 @@ before(async () => {
     existsSync(CHROMIUM),
     `Chromium is needed at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
   );
-  registry = await startRegistry();
-  const publisher = await registry.token('publisher', { publisher: 'acme' });
-  const register = async (document: unknown) => {
-    const answer = await registry.request('/agents', { token: publisher.token, body: document });
-    assert.equal(answer.status, 201, answer.text);
-  };
-  await register(
-    aidipAgent({
-      id: 'weather',
-      name: 'Weather Forecaster',
-      description: 'Forecasts the weather for a city.',
-      tags: ['weather'],
-    }),
-  );
-  await register(
-    aidipAgent({
-      id: 'translator',
-      name: 'Translator',
-      description: 'Translates text between languages.',
-      tags: ['nlp'],
-    }),
-  );
-  await register(
-    aidipAgent({
-      id: 'sneaky',
-      name: 'Sneaky <b>Bold</b>',
-      description: 'Looks <img src=x onerror="window.__pwned=1"> harmless.',
-    }),
-  );
-  for (let i = 0; i < 25; i++)
-    await register(aidipAgent({ id: `filler-${String(i).padStart(2, '0')}`, name: `Filler ${i}` }));
-  await register({
-    document: aidipAgent({ id: 'secret', name: 'Secret Agent', description: 'Only for the team.' }),
-    access: { groups: ['team'] },
-  });
-  restrictedToken = (await registry.token('client', { groups: ['team'] })).token;
-
+  demo = await startDemoRegistry();
+  ({ agentServer, registry, clientToken, restrictedToken } = demo);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -71,82 +45,283 @@ before(async () => {
       '--disable-sync',
     ],
   });
-  page = await browser.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
+  page = await newPage();
   await page.goto(`${registry.url}/`);
 });
 
 after(async () => {
   await browser?.close();
-  await registry?.close();
+  await demo?.close();
 });
 
-async function resultIds(): Promise<string[]> {
-  return page
+async function newPage(
+  options: { width?: number; height?: number; bypassCSP?: boolean } = {},
+): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
+    // Only the axe pages: injecting axe's source is an inline script, which the app's policy refuses.
+    bypassCSP: options.bypassCSP === true,
+  });
+  const opened = await context.newPage();
+  opened.on('pageerror', (error) => pageErrors.push(error.message));
+  opened.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+  return opened;
+}
+
+async function resultIds(on: Page = page): Promise<string[]> {
+  return on
     .locator('#results > li')
     .evaluateAll((items) => items.map((item) => item.getAttribute('data-agent-id') ?? ''));
 }
 
-describe('the web page', () => {
-  test('lists agents on load, 20 at a time, and pages with More', async () => {
+async function search(text: string, on: Page = page): Promise<void> {
+  await on.fill('#query', text);
+  await on.press('#query', 'Enter');
+  await on.waitForFunction((query) => new URL(location.href).searchParams.get('q') === (query || null), text);
+}
+
+async function useToken(token: string, on: Page = page): Promise<void> {
+  await on.click('summary:has-text("Access token")');
+  await on.fill('#token', token);
+  await on.click('#token-save');
+  await on.click('summary:has-text("Access token")');
+}
+
+describe('the web app', () => {
+  test('lists agents on load, 20 at a time, and pages with the page in the URL', async () => {
     await page.waitForSelector('#results > li');
     assert.equal((await resultIds()).length, 20);
-    assert.match((await page.locator('#status').textContent()) ?? '', /20 agents/);
-    await page.click('#more');
-    await page.locator('#results > li').nth(20).waitFor();
-    const ids = await resultIds();
-    assert.equal(ids.length, new Set(ids).size, 'no agent twice');
-    assert.ok(!ids.includes('secret'), 'a restricted agent is not listed without a token');
+    assert.match((await page.locator('#status').textContent()) ?? '', /Agents 1–20/);
+    await page.click('#next-page');
+    await page.waitForURL(/page=2/);
+    await page.locator('#results > li').first().waitFor();
+    const second = await resultIds();
+    assert.ok(second.length > 0 && second.length <= 20);
+    assert.ok(!second.includes('secret'), 'a restricted agent is not listed without a token');
+    await page.goBack();
+    await page.waitForFunction(() => !location.search.includes('page=2'));
+    await page.locator('#results > li').nth(19).waitFor();
   });
 
-  test('searches by plain-language need and says why each agent matched', async () => {
-    await page.fill('#query', 'weather forecast');
-    await page.click('button[type="submit"]');
-    await page.locator('#results > li:first-child[data-agent-id="weather"]').waitFor();
+  test('search → facet → agent page → try it → output through the gateway', async () => {
+    await useToken(clientToken);
+    await search('translate text');
+    await page.locator('#results > li:first-child[data-agent-id="translator"]').waitFor();
     const why = await page.locator('#results > li').first().locator('.why li').allTextContents();
     assert.ok(
-      why.some((reason) => /weather|forecast/i.test(reason)),
+      why.some((reason) => /translat/i.test(reason)),
       why.join(' | '),
     );
+    // The facet counts the agents with each tag; ticking one filters, and the URL says so.
+    const nlp = page.locator('[data-facet="tags"] .facet-value', { hasText: 'nlp' });
+    assert.equal(await nlp.locator('.count').textContent(), '1');
+    await nlp.locator('input').check();
+    await page.waitForURL(/tags=nlp/);
+    await page.waitForFunction(() => document.querySelectorAll('#results > li').length === 1);
+    assert.deepEqual(await resultIds(), ['translator']);
+
+    await page.click('#results a.open');
+    await page.waitForURL(/\/app\/agents\/translator$/);
+    await page.locator('h1', { hasText: /^Translator$/ }).waitFor();
+    const about = (await page.locator('.agent-side').textContent()) ?? '';
+    assert.match(about, /acme/);
+    assert.match(about, /registered aidip/);
+    assert.match(about, /not verified/);
+    // The input schema reads as fields, not JSON.
+    const fields = await page.locator('.operation .fields .field-name').allTextContents();
+    assert.deepEqual(fields.slice(0, 4), ['text', 'target', 'formal', 'copies']);
+
+    await page.click('.operation summary:has-text("Try it")');
+    await page.getByLabel(/^text/).fill('hello');
+    await page.getByLabel(/^target/).selectOption({ label: 'fr' });
+    await page.getByLabel(/^formal/).check();
+    await page.click('.try button:has-text("Run")');
+    await page.locator('.outcome.ok').waitFor();
+    assert.match((await page.locator('.output').textContent()) ?? '', /"translated": "\[fr, formal\] hello"/);
+    const sent = agentServer.requests.at(-1)!;
+    assert.deepEqual(sent.body, { text: 'hello', target: 'fr', formal: true });
   });
 
-  test('shows an agent, its operations and the agent in every format', async () => {
-    await page.locator('#results > li[data-agent-id="weather"] button.open').click();
-    await page.locator('#detail-name', { hasText: /^Weather Forecaster$/ }).waitFor();
-    assert.equal(await page.locator('#detail-operations code').first().textContent(), 'run');
-    await page.locator('#formats button', { hasText: 'td' }).click();
-    await page.locator('#document', { hasText: '"@context"' }).waitFor();
-    await page.locator('#formats button', { hasText: /^woa$/ }).click();
-    await page.locator('#document', { hasText: '"woa_version"' }).waitFor();
+  test('a required field left empty is named before anything is sent', async () => {
+    const before = agentServer.requests.length;
+    await page.getByLabel(/^text/).fill('');
+    await page.click('.try button:has-text("Run")');
+    await page.locator('.outcome.error', { hasText: 'text is required' }).waitFor();
+    assert.equal(agentServer.requests.length, before);
+  });
+
+  test('an agent link opens the agent by itself, and Back returns to the search', async () => {
+    const shared = await newPage();
+    await shared.goto(`${registry.url}/app/agents/weather`);
+    await shared.locator('h1', { hasText: /^Weather Forecaster$/ }).waitFor();
+    assert.equal(await shared.title(), 'Weather Forecaster · Agentry');
+    await shared.locator('#formats-title').waitFor();
+    await shared.click('.tabs button:has-text("Thing Description")');
+    await shared.locator('#document', { hasText: '"@context"' }).waitFor();
+    await shared.click('.tabs button:has-text("WoA")');
+    await shared.locator('#document', { hasText: '"woa_version"' }).waitFor();
+
+    await shared.click('nav a:has-text("Search")');
+    await search('weather forecast', shared);
+    await shared.locator('#results > li:first-child[data-agent-id="weather"]').waitFor();
+    await shared.click('#results > li[data-agent-id="weather"] a.open');
+    await shared.waitForURL(/\/app\/agents\/weather$/);
+    await shared.goBack();
+    await shared.waitForURL(/\?q=weather\+forecast$/);
+    await shared.locator('#results > li:first-child[data-agent-id="weather"]').waitFor();
+    assert.equal(await shared.locator('#query').inputValue(), 'weather forecast');
+    await shared.goForward();
+    await shared.locator('h1', { hasText: /^Weather Forecaster$/ }).waitFor();
+    await shared.context().close();
+  });
+
+  test('a new search clears the last one, and an empty result says so', async () => {
+    await page.goto(`${registry.url}/?q=weather`);
+    await page.locator('#results > li[data-agent-id="weather"]').waitFor();
+    await search('zzzqqq nothing matches this');
+    await page.locator('#empty', { hasText: 'No agents found' }).waitFor();
+    assert.equal(await page.locator('#results > li').count(), 0);
+    assert.equal(await page.locator('article.agent').count(), 0);
+  });
+
+  test('an unknown agent link says the agent is not there', async () => {
+    // Its own page: the browser logs the API's 404 as a console error, which the last test would count.
+    const context = await browser.newContext();
+    const lost = await context.newPage();
+    await lost.goto(`${registry.url}/app/agents/no-such-agent`);
+    await lost.locator('h1', { hasText: 'Agent not found' }).waitFor();
+    await context.close();
+  });
+
+  test('a flagged agent shows its flags and why', async () => {
+    await page.goto(`${registry.url}/app/agents/pushy`);
+    await page.locator('.flags', { hasText: /Ignore all previous instructions/i }).waitFor();
+  });
+
+  test('resolve → the exact call → try the chosen agent', async () => {
+    await page.goto(`${registry.url}/app/resolve`);
+    await page.fill('#intent', 'translate text into french');
+    await page.press('#intent', 'Enter');
+    await page.waitForURL(/intent=translate/);
+    const candidate = page.locator('#candidates > li[data-agent-id="translator"]');
+    await candidate.waitFor();
+    const call = (await candidate.locator('.call pre').textContent()) ?? '';
+    assert.match(call, /curl -X POST '[^']*\/agents\/translator\/invoke'/);
+    assert.match(call, /"operation":"translate"/);
+    assert.match(call, /Authorization: Bearer/);
+    await candidate.locator('a:has-text("Try translate")').click();
+    await page.waitForURL(/\/app\/agents\/translator\?try=translate$/);
+    await page.getByLabel(/^text/).fill('bonjour');
+    await page.getByLabel(/^target/).selectOption({ label: 'de' });
+    await page.click('.try button:has-text("Run")');
+    await page.locator('.outcome.ok').waitFor();
+    assert.match((await page.locator('.output').textContent()) ?? '', /\[de\] bonjour/);
   });
 
   test('agent text is shown as text: HTML in a description never becomes markup', async () => {
-    await page.fill('#query', 'sneaky harmless');
-    await page.click('button[type="submit"]');
-    await page.waitForSelector('#results > li[data-agent-id="sneaky"]');
+    await page.goto(`${registry.url}/?q=sneaky+harmless`);
     const item = page.locator('#results > li[data-agent-id="sneaky"]');
+    await item.waitFor();
     assert.equal(await item.locator('img, b').count(), 0);
     assert.match((await item.textContent()) ?? '', /<img src=x onerror=/);
+    await item.locator('a.open').click();
+    await page.locator('h1', { hasText: 'Sneaky <b>Bold</b>' }).waitFor();
+    assert.equal(await page.locator('article img, article b').count(), 0);
     assert.equal(await page.evaluate('window.__pwned'), undefined);
   });
 
-  test('with a token of the right group, restricted agents appear', async () => {
-    await page.fill('#query', '');
-    await page.click('summary:has-text("Access token")');
-    await page.fill('#token', restrictedToken);
-    await page.click('#token-save');
-    await page.fill('#query', 'secret agent team');
-    await page.click('button[type="submit"]');
+  test('with a token of the right group, restricted agents appear; the token stays in the tab', async () => {
+    await useToken(restrictedToken);
+    await page.goto(`${registry.url}/?q=secret+agent+team`);
     await page.waitForSelector('#results > li[data-agent-id="secret"]');
+    assert.equal(await page.evaluate(() => localStorage.length), 0);
+    await page.click('summary:has-text("Access token")');
     await page.click('#token-clear');
-    await page.click('button[type="submit"]');
     await page.locator('#results > li[data-agent-id="secret"]').waitFor({ state: 'detached' });
   });
 
-  test('the page ran without script errors or policy violations', () => {
+  test('the operator console: crawl queue, tokens, flagged agents and the audit log with an admin token', async () => {
+    await page.goto(`${registry.url}/app/operate`);
+    await page.locator('main', { hasText: 'needs an admin token' }).waitFor();
+    await useToken(registry.admin);
+    await page.locator('#hosts', { hasText: 'No origins in the crawl queue' }).waitFor();
+    await page.locator('#flagged a', { hasText: 'Pushy Helper' }).waitFor();
+    await page.locator('#audit td', { hasText: 'agent.create' }).first().waitFor();
+    await page.selectOption('#token-role', 'publisher');
+    await page.fill('#token-publisher', 'globex');
+    await page.click('#tokens button:has-text("Create token")');
+    const secret = (await page.locator('#tokens pre.secret').textContent()) ?? '';
+    assert.ok(secret.length > 20, secret);
+    const check = await registry.request('/agents', {
+      token: secret,
+      body: aidipAgent({ id: 'globex-agent', name: 'Globex Agent' }),
+    });
+    assert.equal(check.status, 201, check.text);
+    await page.click('#hosts button:has-text("Add and crawl")');
+    await page.fill('#host-origin', 'https://agents.example.org');
+    await page.click('#hosts button:has-text("Add and crawl")');
+    await page.locator('#hosts tr[data-origin="https://agents.example.org"]').waitFor();
+    await page.click('summary:has-text("Access token")');
+    await page.click('#token-clear');
+  });
+
+  test('on a phone, a result opens its page at the top, and nothing is wider than the screen', async () => {
+    const phone = await newPage({ width: 390, height: 844 });
+    await phone.goto(`${registry.url}/?q=weather`);
+    await phone.locator('#results > li[data-agent-id="weather"] a.open').click();
+    const heading = phone.locator('h1', { hasText: /^Weather Forecaster$/ });
+    await heading.waitFor();
+    const box = await heading.boundingBox();
+    assert.ok(box !== null && box.y >= 0 && box.y + box.height <= 844, JSON.stringify(box));
+    for (const path of ['/app/agents/translator', '/?q=translate', '/app/resolve?intent=translate+text']) {
+      await phone.goto(`${registry.url}${path}`);
+      await phone.locator('h1').first().waitFor({ state: 'attached' });
+      await phone.waitForLoadState('networkidle');
+      const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 390, `${path} is ${width} px wide on a 390 px screen`);
+    }
+    await phone.context().close();
+  });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`axe-core finds no serious or critical violation in the ${scheme} scheme`, async () => {
+      const checked = await newPage({ bypassCSP: true });
+      await checked.emulateMedia({ colorScheme: scheme });
+      await checked.goto(`${registry.url}/`);
+      await useToken(registry.admin, checked);
+      const pages = [
+        '/?q=translate',
+        '/app/agents/translator',
+        '/app/agents/pushy',
+        '/app/resolve?intent=translate+text+into+french',
+        '/app/operate',
+        '/?q=zzzqqq',
+      ];
+      const found: string[] = [];
+      for (const path of pages) {
+        await checked.goto(`${registry.url}${path}`);
+        await checked.waitForLoadState('networkidle');
+        if (path.startsWith('/app/agents/')) await checked.click('.operation summary:has-text("Try it")');
+        await checked.addScriptTag({ path: AXE_SOURCE });
+        const violations = (await checked.evaluate(async () => {
+          const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
+          return (await axe.run()).violations;
+        })) as Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+        for (const violation of violations) {
+          if (violation.impact === 'serious' || violation.impact === 'critical')
+            found.push(
+              `${path}: ${violation.id} at ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+            );
+        }
+      }
+      assert.deepEqual(found, []);
+      await checked.context().close();
+    });
+  }
+
+  test('the app ran without script errors or policy violations', () => {
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -1,10 +1,12 @@
 /**
- * The registry's web page (`/`, and its script and stylesheet under `/ui/`): static files shipped in the
- * package's `ui/` folder, read once at start, served with a strict Content-Security-Policy (the page shows
- * untrusted agent text; nothing but our own script may run).
+ * The registry's web app (`/`, its pages under `/app/`, and its scripts and stylesheet under `/ui/`): static files
+ * shipped in the package's `ui/` folder, read once at start, served with a strict Content-Security-Policy (the app
+ * shows untrusted agent text; nothing but our own script may run). Every `/app/...` path answers the same page,
+ * whose script draws the view the path names (an agent at `/app/agents/<id>`, resolution, the operator console),
+ * so such a URL can be shared and reloaded.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Hono } from 'hono';
 import type { ApiEnv } from '../context.js';
 
@@ -14,10 +16,10 @@ interface StaticFile {
   etag: string;
 }
 
-const FILES: Readonly<Record<string, string>> = {
-  'index.html': 'text/html; charset=utf-8',
-  'app.js': 'text/javascript; charset=utf-8',
-  'style.css': 'text/css; charset=utf-8',
+const TYPES: Readonly<Record<string, string>> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
 };
 
 const SECURITY_HEADERS = {
@@ -31,7 +33,9 @@ function loadFiles(): Map<string, StaticFile> {
   // dist/api/routes/ui.js (and src/api/routes/ui.ts under tsx) → the package's ui/ folder.
   const folder = new URL('../../../ui/', import.meta.url);
   const files = new Map<string, StaticFile>();
-  for (const [name, type] of Object.entries(FILES)) {
+  for (const name of readdirSync(folder)) {
+    const type = TYPES[name.slice(name.lastIndexOf('.') + 1)];
+    if (type === undefined) continue;
     const body = readFileSync(new URL(name, folder), 'utf8');
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
     files.set(name, { body, type, etag });
@@ -52,7 +56,11 @@ export function uiRoutes(app: Hono<ApiEnv>): void {
     if (ifNoneMatch === file.etag) return new Response(null, { status: 304, headers });
     return new Response(file.body, { headers });
   };
-  app.get('/', (c) => serve('index.html', c.req.header('if-none-match')));
+  const page = (c: { req: { header(name: string): string | undefined } }) =>
+    serve('index.html', c.req.header('if-none-match'));
+  app.get('/', page);
+  app.get('/app', page);
+  app.get('/app/*', page);
   app.get('/ui/:file', (c) => {
     const name = c.req.param('file');
     if (!files.has(name)) return c.notFound();

@@ -1,0 +1,84 @@
+/**
+ * Screenshots of the web app for docs/web.md, at desktop (1280 px) and phone (390 px) width, taken from the same
+ * demo registry the browser test drives: `npx tsx packages/registry/test/ui/screenshots.ts` (Debian's chromium).
+ * Writes docs/images/web-<page>-<desktop|phone>.png.
+ */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Page } from 'playwright-core';
+import { startDemoRegistry } from './demo-registry.js';
+
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const OUT = fileURLToPath(new URL('../../../../docs/images/', import.meta.url));
+
+const demo = await startDemoRegistry();
+const { registry } = demo;
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+});
+mkdirSync(OUT, { recursive: true });
+
+async function withToken(page: Page, token: string): Promise<void> {
+  await page.goto(`${registry.url}/`);
+  await page.evaluate((value) => sessionStorage.setItem('agentry.token', value), token);
+}
+
+const shots: Array<{ name: string; path: string; token?: string; act?: (page: Page) => Promise<void> }> = [
+  { name: 'search', path: '/?q=translate+text' },
+  {
+    name: 'agent',
+    path: '/app/agents/translator',
+    token: demo.clientToken,
+    act: async (page) => {
+      await page.click('.operation summary:has-text("Try it")');
+      await page.getByLabel(/^text/).fill('hello');
+      await page.getByLabel(/^target/).selectOption({ label: 'fr' });
+      await page.click('.try button:has-text("Run")');
+      await page.locator('.outcome.ok').waitFor();
+      await page.evaluate(() => window.scrollTo(0, 0));
+    },
+  },
+  {
+    name: 'try',
+    path: '/app/agents/translator?try=translate',
+    token: demo.clientToken,
+    act: async (page) => {
+      await page.getByLabel(/^text/).fill('hello');
+      await page.getByLabel(/^target/).selectOption({ label: 'fr' });
+      await page.getByLabel(/^formal/).check();
+      await page.click('.try button:has-text("Run")');
+      await page.locator('.outcome.ok').waitFor();
+      await page.locator('.try .row').first().scrollIntoViewIfNeeded();
+      await page.evaluate(() => window.scrollBy(0, 200));
+    },
+  },
+  { name: 'flagged', path: '/app/agents/pushy' },
+  { name: 'resolve', path: '/app/resolve?intent=translate+text+into+french' },
+  { name: 'operate', path: '/app/operate', token: registry.admin },
+  { name: 'empty', path: '/?q=zzzqqq' },
+];
+
+for (const [device, width, height] of [
+  ['desktop', 1280, 860],
+  ['phone', 390, 844],
+] as const) {
+  for (const scheme of ['light', 'dark'] as const) {
+    const context = await browser.newContext({ viewport: { width, height }, colorScheme: scheme });
+    const page = await context.newPage();
+    for (const shot of shots) {
+      if (scheme === 'dark' && !['search', 'agent'].includes(shot.name)) continue;
+      if (shot.token !== undefined) await withToken(page, shot.token);
+      await page.goto(`${registry.url}${shot.path}`);
+      await page.waitForLoadState('networkidle');
+      await shot.act?.(page);
+      const suffix = scheme === 'dark' ? '-dark' : '';
+      await page.screenshot({ path: `${OUT}web-${shot.name}-${device}${suffix}.png` });
+      await page.evaluate(() => sessionStorage.clear());
+    }
+    await context.close();
+  }
+}
+await browser.close();
+await demo.close();
+console.log(`screenshots in ${OUT}`);
