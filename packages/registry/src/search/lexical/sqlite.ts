@@ -176,29 +176,29 @@ export function createSqliteLexicalIndex(options: SqliteLexicalOptions = {}): Le
   async function restrictedRanking(
     db: Executor,
     query: LexicalQuery,
-    match: string,
     options: LexicalSearchOptions,
   ): Promise<LexicalMatch[]> {
-    if (!(await hasRestricted(db))) return [];
-    const visible = visibleRestricted(options);
-    const anyMatch = await sql<{ one: number }>`
-      SELECT 1 AS one FROM search_lexical_restricted
-      WHERE search_lexical_restricted MATCH ${match} AND +search_lexical_restricted.rowid IN ${visible}
-      LIMIT 1`.execute(db);
-    if (anyMatch.rows.length === 0) return [];
+    // The restricted agents the caller may see, with their lengths: none for most callers, and then nothing more
+    // is asked (an indexed read of the partial index).
+    const visible = await sql<{ row_id: number; id: string; sz: Uint8Array | null }>`
+      SELECT rows.row_id, rows.agent_id AS id, sizes.sz
+      FROM search_lexical_rows AS rows
+      LEFT JOIN search_lexical_restricted_docsize AS sizes ON sizes.id = rows.row_id
+      WHERE rows.restricted = 1 ${visibleTo(options)}`.execute(db);
+    if (visible.rows.length === 0) return [];
     const clauses = query.clauses.filter((clause) => renderClause(clause).length > 0);
-    const [rows, occurrences, publicMatches] = await Promise.all([
-      sql<{ row_id: number; id: string; sz: Uint8Array | null }>`
-        SELECT rows.row_id, rows.agent_id AS id, sizes.sz
-        FROM search_lexical_rows AS rows
-        LEFT JOIN search_lexical_restricted_docsize AS sizes ON sizes.id = rows.row_id
-        WHERE rows.row_id IN ${visible}`.execute(db),
-      Promise.all(clauses.map((clause) => phraseOccurrences(db, renderClause(clause), visible))),
+    const occurrences = await phraseOccurrences(
+      db,
+      clauses.map(renderClause),
+      visible.rows.map((row) => row.row_id),
+    );
+    if (occurrences.every((found) => found.size === 0)) return [];
+    const [publicMatches, totals] = await Promise.all([
       frequencies.matching(db, clauses),
+      tableTotals(db, PUBLIC_TABLE),
     ]);
-    const totals = await tableTotals(db, PUBLIC_TABLE);
     return scoreVisibleRows(
-      rows.rows.map((row) => ({ rowId: row.row_id, id: row.id, length: row.sz ? rowLength(row.sz) : 0 })),
+      visible.rows.map((row) => ({ rowId: row.row_id, id: row.id, length: row.sz ? rowLength(row.sz) : 0 })),
       occurrences,
       { rows: totals.rows, tokens: totals.tokens, matches: publicMatches.counts },
       COLUMNS.map(([field]) => Number(weights[field])),
@@ -289,7 +289,7 @@ export function createSqliteLexicalIndex(options: SqliteLexicalOptions = {}): Le
       if (options.candidates?.size === 0) return [];
       const [publicMatches, restrictedMatches] = await Promise.all([
         publicRanking(db, query, match, options),
-        restrictedRanking(db, query, match, options),
+        restrictedRanking(db, query, options),
       ]);
       if (restrictedMatches.length === 0) return publicMatches;
       return [...publicMatches, ...restrictedMatches]
@@ -406,20 +406,30 @@ function highlights(restricted: boolean) {
   );
 }
 
-/** Where one phrase occurs in the visible restricted rows: its marked spans per column, by row id. */
+/**
+ * Where each phrase occurs in these restricted rows: its marked spans per column, by row id, one map per phrase.
+ * One statement for every phrase (a compound SELECT, each part its own FTS5 query), not a statement a phrase.
+ */
 async function phraseOccurrences(
   db: Executor,
-  phrase: string,
-  visible: ReturnType<typeof visibleRestricted>,
-): Promise<Map<number, number[]>> {
-  const result = await sql<Record<string, string | number | null>>`
-    SELECT search_lexical_restricted.rowid AS row_id, ${highlights(true)} FROM search_lexical_restricted
-    WHERE search_lexical_restricted MATCH ${phrase} AND +search_lexical_restricted.rowid IN ${visible}`.execute(
-    db,
+  phrases: readonly string[],
+  rowIds: readonly number[],
+): Promise<Array<Map<number, number[]>>> {
+  const out = phrases.map(() => new Map<number, number[]>());
+  if (phrases.length === 0 || rowIds.length === 0) return out;
+  const within = JSON.stringify(rowIds);
+  const parts = phrases.map(
+    (phrase, index) => sql`
+      SELECT ${index} AS phrase, search_lexical_restricted.rowid AS row_id, ${highlights(true)}
+      FROM search_lexical_restricted
+      WHERE search_lexical_restricted MATCH ${phrase}
+        AND +search_lexical_restricted.rowid IN (SELECT value FROM json_each(${within}))`,
   );
-  const out = new Map<number, number[]>();
+  const result = await sql<
+    Record<string, string | number | null>
+  >`${sql.join(parts, sql` UNION ALL `)}`.execute(db);
   for (const row of result.rows) {
-    out.set(
+    out[Number(row['phrase'])]!.set(
       Number(row['row_id']),
       COLUMNS.map((_, index) => countMarks(row[`c${index}`] as string | null, MARK_OPEN)),
     );
@@ -434,17 +444,15 @@ async function hasRestricted(db: Executor): Promise<boolean> {
   return found.rows.length > 0;
 }
 
-/** The row ids of the restricted agents the caller may see: those of `candidates`, or all but `excluded`. */
-function visibleRestricted(scope: Pick<LexicalSearchOptions, 'candidates' | 'excluded'>) {
+/** The condition on `rows` (search_lexical_rows) that keeps the agents the caller may see. */
+function visibleTo(scope: Pick<LexicalSearchOptions, 'candidates' | 'excluded'>) {
   if (scope.candidates !== undefined) {
-    return sql`(SELECT row_id FROM search_lexical_rows WHERE restricted = 1
-                AND agent_id IN (SELECT value FROM json_each(${JSON.stringify([...scope.candidates])})))`;
+    return sql`AND rows.agent_id IN (SELECT value FROM json_each(${JSON.stringify([...scope.candidates])}))`;
   }
   if (scope.excluded !== undefined && scope.excluded.size > 0) {
-    return sql`(SELECT row_id FROM search_lexical_rows WHERE restricted = 1
-                AND agent_id NOT IN (SELECT value FROM json_each(${JSON.stringify([...scope.excluded])})))`;
+    return sql`AND rows.agent_id NOT IN (SELECT value FROM json_each(${JSON.stringify([...scope.excluded])}))`;
   }
-  return sql`(SELECT row_id FROM search_lexical_rows WHERE restricted = 1)`;
+  return sql``;
 }
 
 function rowIdsOf(ids: readonly string[]) {
