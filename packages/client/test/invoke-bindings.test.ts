@@ -348,6 +348,7 @@ describe('HTTP endpoints (AWP, AIDIP, TD forms)', () => {
       description: 'Two operations at one endpoint.',
       operations: [{ name: 'define' }, { name: 'translate' }],
       bindings: [{ kind: 'http', url: `${server.origin}/translate`, method: 'POST' }],
+      provenance: { sourceFormat: 'aidip', origin: 'native' },
     };
     await invoke({ agent }, { text: 'hello' }, { operation: 'translate', fetcher });
     assert.deepEqual(jsonOf(server.hits('POST', '/translate').at(-1)!), {
@@ -357,6 +358,10 @@ describe('HTTP endpoints (AWP, AIDIP, TD forms)', () => {
     // An input with its own `operation` member is sent as it is.
     await invoke({ agent }, { text: 'x', operation: 'mine' }, { operation: 'translate', fetcher });
     assert.deepEqual(jsonOf(server.hits('POST', '/translate').at(-1)!), { text: 'x', operation: 'mine' });
+    // The same endpoint described by another format takes the raw input: its spec names no such member.
+    const described = { ...agent, provenance: { sourceFormat: 'agent-json' as const, origin: 'native' as const } };
+    await invoke({ agent: described }, { text: 'hello' }, { operation: 'translate', fetcher });
+    assert.deepEqual(jsonOf(server.hits('POST', '/translate').at(-1)!), { text: 'hello' });
   });
 
   test("TD form: the form's htv:methodName and contentType, with the raw input as the body", async () => {

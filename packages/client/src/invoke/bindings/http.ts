@@ -34,13 +34,18 @@ export function httpRequestFor(ctx: CallContext<HttpBinding>): HttpRequest {
 
 /**
  * AIDIP §5.1: one endpoint serving several operations learns which is called from an `operation` member beside the
- * input's fields. Added to an object input that has no such member, when the description's binding serves every
- * operation (an endpoint resolution made up, such as an `agent+https://` URL, is called as it is).
+ * input's fields. Added to an object input that has no such member, when an AIDIP description's own binding serves
+ * every operation. Other formats' endpoints take the raw input as their specs say (an agent:// descriptor's endpoint
+ * would see an unknown member), and an endpoint resolution made up, such as an `agent+https://` URL, is called as
+ * it is.
  */
 function withOperationNamed(ctx: CallContext<HttpBinding>): JsonValue {
   const { binding, input, agent, operation } = ctx;
   const servesSeveral =
-    binding.operations === undefined && agent.operations.length > 1 && agent.bindings.includes(binding);
+    agent.provenance?.sourceFormat === 'aidip' &&
+    binding.operations === undefined &&
+    agent.operations.length > 1 &&
+    agent.bindings.includes(binding);
   if (!servesSeveral || !isObject(input) || Object.hasOwn(input, 'operation')) return input;
   return { ...input, operation };
 }
