@@ -359,7 +359,10 @@ describe('HTTP endpoints (AWP, AIDIP, TD forms)', () => {
     await invoke({ agent }, { text: 'x', operation: 'mine' }, { operation: 'translate', fetcher });
     assert.deepEqual(jsonOf(server.hits('POST', '/translate').at(-1)!), { text: 'x', operation: 'mine' });
     // The same endpoint described by another format takes the raw input: its spec names no such member.
-    const described = { ...agent, provenance: { sourceFormat: 'agent-json' as const, origin: 'native' as const } };
+    const described = {
+      ...agent,
+      provenance: { sourceFormat: 'agent-json' as const, origin: 'native' as const },
+    };
     await invoke({ agent: described }, { text: 'hello' }, { operation: 'translate', fetcher });
     assert.deepEqual(jsonOf(server.hits('POST', '/translate').at(-1)!), { text: 'hello' });
   });
