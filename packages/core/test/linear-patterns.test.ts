@@ -1,15 +1,22 @@
 /**
- * Schema patterns run in linear time (json-schema/linear-regexp.ts): inputs that would take a backtracking engine
+ * Validation is linear in the document. Errors are gathered in place (json-schema/ajv-code.ts: Ajv's `concat` of
+ * each referenced schema's errors was quadratic in their number). Schema patterns run in linear time
+ * (json-schema/linear-regexp.ts): inputs that would take a backtracking engine
  * longer than the age of the universe finish (a hang would outlast the test's own timeout: no timed assertions),
  * the engine reads each character of an input once (a deterministic proxy for linear growth), patterns mean what
  * they mean in ECMAScript, and a pattern the engine cannot run is an issue or a clear error, never a crash.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { Ajv } from 'ajv';
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
+import tdSchema from 'wot-thing-description-types/schema/td-json-schema-validation.json' with {
+  type: 'json',
+};
 import { validateThingDescription } from '../src/codecs/td/official-schema.js';
 import { compileSchema, readDocument, UnsupportedPatternError, validateInstance } from '../src/index.js';
+import { appendErrorsInPlace } from '../src/json-schema/ajv-code.js';
 import { compileLinearRegExp } from '../src/json-schema/linear-regexp.js';
 
 const SEED = 20;
@@ -50,6 +57,39 @@ describe('patterns that backtrack without end finish', () => {
     const nested = { type: 'object', patternProperties: { '^(x+x+)+y$': { type: 'number' } } };
     assert.deepEqual(validateInstance(nested, { ['x'.repeat(50_000)]: 'not a number' }), []);
     assert.equal(validateInstance(nested, { [`${'x'.repeat(50_000)}y`]: 'not a number' }).length, 1);
+  });
+});
+
+describe('errors are gathered in linear time', () => {
+  test('a TD with 40,000 bad security schemes reads, one issue each', TIMEOUT, () => {
+    // 600,000 Ajv errors: copied at every referenced schema, a hundred billion copies.
+    const securityDefinitions: Record<string, unknown> = {};
+    for (let i = 0; i < 40_000; i++) securityDefinitions[`s${i}`] = { scheme: `bad${i}` };
+    const result = readDocument({ ...thingWithScheme('nosec'), securityDefinitions, security: ['s0'] });
+    const schemeIssues = result.issues.filter((issue) => issue.pointer.endsWith('/scheme'));
+    assert.equal(schemeIssues.length, 40_000);
+  });
+
+  test('an instance with 100,000 bad items of a referenced schema gets 100,000 errors', TIMEOUT, () => {
+    const schema = {
+      $defs: { point: { type: 'object', required: ['x'], properties: { x: { type: 'number' } } } },
+      type: 'array',
+      items: { $ref: '#/$defs/point' },
+    };
+    const errors = validateInstance(
+      schema,
+      Array.from({ length: 100_000 }, () => ({ x: 'not a number' })),
+    );
+    assert.equal(errors.length, 100_000);
+    assert.equal(errors[99_999]!.pointer, '/99999/x');
+  });
+
+  test("every concat of a callee's errors in the TD schema's code becomes an append", () => {
+    const ajv = new Ajv({ strict: false, allErrors: true, code: { source: true } });
+    const code = String(ajv.compile(tdSchema).source?.validateCode ?? '');
+    const concats = (code.match(/vErrors\.concat\(/g) ?? []).length;
+    assert.ok(concats > 0, `the TD schema's code gathers errors with concat (${concats})`);
+    assert.equal((appendErrorsInPlace(code).match(/vErrors\.concat\(/g) ?? []).length, 0);
   });
 });
 

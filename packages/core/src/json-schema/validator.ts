@@ -9,7 +9,7 @@ import type { IssueCollector } from '../issues.js';
 import { plainJsonText } from '../json/plain-text.js';
 import { joinPointer } from '../json/pointer.js';
 import type { JsonSchema, JsonValue } from '../model/agent.js';
-import { linearRegExp } from './linear-regexp.js';
+import { AJV_CODE_OPTIONS } from './ajv-code.js';
 import { createMetaFastPath, type MetaFastPath } from './meta-fast-path.js';
 import { unsupportedPatterns } from './pattern-check.js';
 import { isKnownValidSchema, rememberValidSchema } from './valid-schema-cache.js';
@@ -33,8 +33,8 @@ function createAjv(): Ajv2020 {
     strict: false,
     allErrors: true,
     validateFormats: true,
-    // Patterns are untrusted (agents write their own schemas): matched in linear time (linear-regexp.ts).
-    code: { regExp: linearRegExp },
+    // Schemas and instances are untrusted: patterns matched and errors gathered in linear time (ajv-code.ts).
+    code: AJV_CODE_OPTIONS,
   });
   addFormats(ajv);
   ajv.addMetaSchema(draft07MetaSchema);

@@ -3,8 +3,8 @@
  * package. The schema is draft-07, so it gets its own draft-07 Ajv instances (core's shared instance is 2020-12):
  * one for a quick first pass that only says whether a TD is valid, one that collects and explains every error of
  * a TD that is not. Each is compiled once, on first use, so that importing core stays cheap. Both match the
- * schema's patterns in linear time (json-schema/linear-regexp.ts): its `scheme` pattern `.+:.*` backtracks
- * quadratically in JavaScript's engine, and TDs come from strangers.
+ * schema's patterns and gather errors in linear time (json-schema/ajv-code.ts): its `scheme` pattern `.+:.*`
+ * backtracks quadratically in JavaScript's engine, and TDs come from strangers.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -14,7 +14,7 @@ import tdSchema from 'wot-thing-description-types/schema/td-json-schema-validati
 import type { ValidationIssue } from '../../issues.js';
 import { plainJsonText } from '../../json/plain-text.js';
 import { isObject, jsonEqual } from '../../json/values.js';
-import { linearRegExp } from '../../json-schema/linear-regexp.js';
+import { AJV_CODE_OPTIONS } from '../../json-schema/ajv-code.js';
 import {
   isEvidentlyValidContext,
   isEvidentlyValidDataSchema,
@@ -46,7 +46,7 @@ function getCompiled(): Compiled {
   if (compiled === undefined) {
     // `verbose` puts each failing value and the failing keyword's schema into the errors, which is what lets us
     // tell which branch of a oneOf was meant; it costs nothing on valid documents.
-    const ajv = new Ajv({ strict: false, allErrors: true, verbose: true, code: { regExp: linearRegExp } });
+    const ajv = new Ajv({ strict: false, allErrors: true, verbose: true, code: AJV_CODE_OPTIONS });
     addFormats(ajv);
     compiled = { ajv, validate: ajv.compile(tdSchema), branches: new WeakMap() };
   }
@@ -88,7 +88,7 @@ let firstPass: ValidateFunction | undefined;
  */
 function getFirstPass(): ValidateFunction {
   if (firstPass === undefined) {
-    const ajv = new Ajv({ strict: false, code: { regExp: linearRegExp } });
+    const ajv = new Ajv({ strict: false, code: AJV_CODE_OPTIONS });
     addFormats(ajv);
     const definitions = new Map<Shortcut, ValidateFunction>();
     const definition = (name: Shortcut): ValidateFunction => {

@@ -49,15 +49,17 @@ function explain(errors: readonly ErrorObject[], validate: BranchValidator, dept
           .map(({ error }) => error)
       : [];
   // In the TD schema a union is the only keyword at its location, so every error at or under it is its own.
-  const explained: string[] = [];
+  // A set of explained locations, asked about each ancestor of a path: a list scanned for every error was
+  // quadratic (a TD with 2,500 bad security schemes took 54 s).
+  const explained = new Set<string>();
   const problems: SchemaProblem[] = [];
   for (const union of unions) {
-    if (explained.some((path) => isWithin(union.instancePath, path))) continue;
-    explained.push(union.instancePath);
+    if (isWithinAny(union.instancePath, explained)) continue;
+    explained.add(union.instancePath);
     problems.push(...explainUnion(union, validate, depth));
   }
   for (const error of errors) {
-    if (explained.some((path) => isWithin(error.instancePath, path))) continue;
+    if (isWithinAny(error.instancePath, explained)) continue;
     problems.push(describeError(error));
   }
   return problems;
@@ -260,8 +262,14 @@ function bestPerLocation(problems: readonly SchemaProblem[]): SchemaProblem[] {
   return [...best.values()];
 }
 
-function isWithin(path: string, ancestor: string): boolean {
-  return path === ancestor || path.startsWith(`${ancestor}/`);
+/** Whether `path` is one of `ancestors` or lies under one (pointer tokens never hold a raw `/`). */
+function isWithinAny(path: string, ancestors: ReadonlySet<string>): boolean {
+  if (ancestors.size === 0) return false;
+  for (let end = path.length; end >= 0; end = path.lastIndexOf('/', end - 1)) {
+    if (ancestors.has(path.slice(0, end))) return true;
+    if (end === 0) break;
+  }
+  return false;
 }
 
 function constOf(schema: unknown): unknown {
