@@ -1,8 +1,12 @@
 /**
  * Facet counts for the web app's filters (GET /facets): of the agents a caller may see that match the filters, how
  * many have each tag, capability, language and status, arrived each way (registered, crawled, imported) and were
- * described in each format. Each count is one GROUP BY over an indexed value table; the agents in scope are a
- * subquery, so nothing is read into memory but the counts.
+ * described in each format. Each count is one GROUP BY over an indexed table, so nothing but the counts is read
+ * into memory.
+ *
+ * Without filters, the agents a caller may not see are usually a few restricted ones: the counts are then taken
+ * over every agent (index-only scans) and the hidden agents' counts subtracted, where counting "the agents I may
+ * see" directly visits every agent (measured at 100,000 agents: 0.5-0.7 s per facet against 10-40 ms).
  */
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Caller } from '../records/types.js';
@@ -29,14 +33,53 @@ export interface AgentFacets {
 
 type AgentIds = SelectQueryBuilder<RegistryTables, 'agents', { id: string }>;
 
-/** The ids of the agents in scope, or undefined when every agent is (the admin, no filters). */
-function scope(db: Kysely<RegistryTables>, caller: Caller, filters: AgentFilters): AgentIds | undefined {
+/** Hidden agents subtracted from counts over every agent; with more, the visible ones are counted directly. */
+const FEW_HIDDEN = 1000;
+
+/**
+ * What to count: `within` the agents in scope (a subquery of ids), or every agent `except` a few hidden ones, or
+ * every agent (neither).
+ */
+interface Scope {
+  within?: AgentIds;
+  except?: AgentIds;
+}
+
+async function scopeOf(db: Kysely<RegistryTables>, caller: Caller, filters: AgentFilters): Promise<Scope> {
   const visible = agentVisibility(caller);
-  if (visible === undefined && !hasFilters(filters)) return undefined;
-  let query = db.selectFrom('agents').select('agents.id');
-  if (visible !== undefined) query = query.where(visible);
-  for (const condition of filterConditions(filters)) query = query.where(condition);
-  return query;
+  if (!hasFilters(filters)) {
+    if (visible === undefined) return {};
+    const hidden = db
+      .selectFrom('agents')
+      .select('agents.id')
+      .where('agents.restricted', '=', 1)
+      .where((eb) => eb.not(visible(eb)));
+    const few = await hidden.limit(FEW_HIDDEN + 1).execute();
+    if (few.length === 0) return {};
+    if (few.length <= FEW_HIDDEN) return { except: hidden };
+  }
+  let within = db.selectFrom('agents').select('agents.id');
+  if (visible !== undefined) within = within.where(visible);
+  for (const condition of filterConditions(filters)) within = within.where(condition);
+  return { within };
+}
+
+type Counter = (ids: AgentIds | undefined) => Promise<FacetCount[]>;
+
+/** Counts over the scope: directly, or over every agent less the hidden ones' counts. */
+async function countIn(scope: Scope, counter: Counter): Promise<FacetCount[]> {
+  if (scope.except === undefined) return counter(scope.within);
+  const [all, hidden] = await Promise.all([counter(undefined), counter(scope.except)]);
+  const less = new Map(hidden.map((item) => [item.value, item.count]));
+  return all
+    .map((item) => ({ value: item.value, count: item.count - (less.get(item.value) ?? 0) }))
+    .filter((item) => item.count > 0);
+}
+
+function top(counts: FacetCount[], limit: number): FacetCount[] {
+  return [...counts]
+    .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+    .slice(0, limit);
 }
 
 /** The `limit` most frequent values of each facet, most frequent first (ties by value). */
@@ -46,40 +89,51 @@ export async function agentFacets(
   filters: AgentFilters,
   limit: number,
 ): Promise<AgentFacets> {
-  const ids = scope(db, caller, filters);
-  const values = async (table: AgentValueTableName): Promise<FacetCount[]> => {
+  const scope = await scopeOf(db, caller, filters);
+  // Subtracting needs every value's count over all agents; counting directly, the database keeps the top ones.
+  const keep = scope.except === undefined ? limit : undefined;
+  const values =
+    (table: AgentValueTableName): Counter =>
+    async (ids) => {
+      let query = db
+        .selectFrom(table)
+        .select((eb) => [`${table}.value as value`, eb.fn.countAll<number>().as('count')])
+        .groupBy(`${table}.value`);
+      if (ids !== undefined) query = query.where(`${table}.agent_id`, 'in', ids);
+      let ordered = query.orderBy('count', 'desc').orderBy('value');
+      if (keep !== undefined) ordered = ordered.limit(keep);
+      return counts(await ordered.execute());
+    };
+  const sourceColumn =
+    (column: 'arrival' | 'format'): Counter =>
+    async (ids) => {
+      let query = db
+        .selectFrom('agent_sources')
+        .select((eb) => [
+          `agent_sources.${column} as value`,
+          eb.fn.count<number>('agent_sources.agent_id').distinct().as('count'),
+        ])
+        .groupBy(`agent_sources.${column}`);
+      if (ids !== undefined) query = query.where('agent_sources.agent_id', 'in', ids);
+      return counts(await query.execute());
+    };
+  const status: Counter = async (ids) => {
     let query = db
-      .selectFrom(table)
-      .select((eb) => [`${table}.value as value`, eb.fn.countAll<number>().as('count')])
-      .groupBy(`${table}.value`);
-    if (ids !== undefined) query = query.where(`${table}.agent_id`, 'in', ids);
-    return counts(await query.orderBy('count', 'desc').orderBy('value').limit(limit).execute());
+      .selectFrom('agents')
+      .select((eb) => ['agents.status as value', eb.fn.countAll<number>().as('count')])
+      .groupBy('agents.status');
+    if (ids !== undefined) query = query.where('agents.id', 'in', ids);
+    return counts(await query.execute());
   };
-  const sourceColumn = async (column: 'arrival' | 'format'): Promise<FacetCount[]> => {
-    let query = db
-      .selectFrom('agent_sources')
-      .select((eb) => [
-        `agent_sources.${column} as value`,
-        eb.fn.count<number>('agent_sources.agent_id').distinct().as('count'),
-      ])
-      .groupBy(`agent_sources.${column}`);
-    if (ids !== undefined) query = query.where('agent_sources.agent_id', 'in', ids);
-    return counts(await query.orderBy('count', 'desc').orderBy('value').limit(limit).execute());
-  };
-  let statusQuery = db
-    .selectFrom('agents')
-    .select((eb) => ['agents.status as value', eb.fn.countAll<number>().as('count')])
-    .groupBy('agents.status');
-  if (ids !== undefined) statusQuery = statusQuery.where('agents.id', 'in', ids);
-  const status = counts(await statusQuery.orderBy('count', 'desc').orderBy('value').execute());
+  const statuses = await countIn(scope, status);
   return {
-    total: status.reduce((sum, item) => sum + item.count, 0),
-    tags: await values('agent_tags'),
-    capabilities: await values('agent_capabilities'),
-    languages: await values('agent_languages'),
-    status: status.slice(0, limit),
-    sources: await sourceColumn('arrival'),
-    formats: await sourceColumn('format'),
+    total: statuses.reduce((sum, item) => sum + item.count, 0),
+    tags: top(await countIn(scope, values('agent_tags')), limit),
+    capabilities: top(await countIn(scope, values('agent_capabilities')), limit),
+    languages: top(await countIn(scope, values('agent_languages')), limit),
+    status: top(statuses, limit),
+    sources: top(await countIn(scope, sourceColumn('arrival')), limit),
+    formats: top(await countIn(scope, sourceColumn('format')), limit),
   };
 }
 
