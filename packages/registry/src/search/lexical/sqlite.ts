@@ -11,7 +11,7 @@
 
 import type { Migration } from 'kysely';
 import { type Generated, type Kysely, sql } from 'kysely';
-import { provesTop, splitClauses } from './pruning.js';
+import { fts5Idf, provesTop, splitClauses } from './pruning.js';
 import type { LexicalQuery, QueryClause } from './query.js';
 import type {
   Executor,
@@ -21,7 +21,13 @@ import type {
   LexicalMatch,
   LexicalSearchOptions,
 } from './types.js';
-import { countMarks, rowLength, scoreVisibleRows, tableTotals } from './visible-bm25.js';
+import {
+  frequencyStep,
+  rowLength,
+  scoreVisibleRows,
+  tableTotals,
+  weightedFrequency,
+} from './visible-bm25.js';
 
 interface LexicalRow {
   rowid: number;
@@ -148,7 +154,11 @@ export function createSqliteLexicalIndex(options: SqliteLexicalOptions = {}): Le
   const bm25 = sql.raw(
     `bm25(search_lexical, ${COLUMNS.map(([field]) => Number(weights[field])).join(', ')})`,
   );
-  const frequencies = clauseFrequencies();
+  const restrictedBm25 = sql.raw(
+    `bm25(search_lexical_restricted, ${COLUMNS.map(([field]) => Number(weights[field])).join(', ')})`,
+  );
+  const clauseCounts = clauseFrequencies();
+  const step = frequencyStep(COLUMNS.map(([field]) => Number(weights[field])));
 
   /** The public agents' ranking by FTS5's bm25(), over public agents only; pruned where that provably changes nothing. */
   async function publicRanking(
@@ -159,7 +169,7 @@ export function createSqliteLexicalIndex(options: SqliteLexicalOptions = {}): Le
   ): Promise<LexicalMatch[]> {
     // Candidates (a filter) already narrow the matches to a few; excluded agents are few among many.
     const prune = commonShare < 1 && options.candidates === undefined;
-    const split = prune ? await frequencies.split(db, query.clauses, commonShare) : undefined;
+    const split = prune ? await clauseCounts.split(db, query.clauses, commonShare) : undefined;
     if (split) {
       const within = fts5Expression({ clauses: split.selective, words: [] });
       const pruned = await ranked(db, match, options.limit, options, within);
@@ -187,22 +197,56 @@ export function createSqliteLexicalIndex(options: SqliteLexicalOptions = {}): Le
       WHERE rows.restricted = 1 ${visibleTo(options)}`.execute(db);
     if (visible.rows.length === 0) return [];
     const clauses = query.clauses.filter((clause) => renderClause(clause).length > 0);
-    const occurrences = await phraseOccurrences(
-      db,
-      clauses.map(renderClause),
-      visible.rows.map((row) => row.row_id),
-    );
-    if (occurrences.every((found) => found.size === 0)) return [];
+    const lengths = new Map(visible.rows.map((row) => [row.row_id, row.sz ? rowLength(row.sz) : 0]));
+    const frequencies = await phraseFrequencies(db, clauses.map(renderClause), lengths);
+    if (frequencies.every((found) => found.size === 0)) return [];
     const [publicMatches, totals] = await Promise.all([
-      frequencies.matching(db, clauses),
+      clauseCounts.matching(db, clauses),
       tableTotals(db, PUBLIC_TABLE),
     ]);
     return scoreVisibleRows(
-      visible.rows.map((row) => ({ rowId: row.row_id, id: row.id, length: row.sz ? rowLength(row.sz) : 0 })),
-      occurrences,
+      visible.rows.map((row) => ({ rowId: row.row_id, id: row.id, length: lengths.get(row.row_id)! })),
+      frequencies,
       { rows: totals.rows, tokens: totals.tokens, matches: publicMatches.counts },
-      COLUMNS.map(([field]) => Number(weights[field])),
     );
+  }
+
+  /**
+   * Each phrase's weighted frequency in the given restricted rows (by row id, with their lengths), read back from
+   * FTS5's score of each row for the phrase alone (`weightedFrequency`). One compound statement for every phrase.
+   */
+  async function phraseFrequencies(
+    db: Executor,
+    phrases: readonly string[],
+    lengths: ReadonlyMap<number, number>,
+  ): Promise<Array<Map<number, number>>> {
+    const out = phrases.map(() => new Map<number, number>());
+    if (phrases.length === 0 || lengths.size === 0) return out;
+    const within = JSON.stringify([...lengths.keys()]);
+    const parts = phrases.map(
+      (phrase, index) => sql`
+        SELECT ${index} AS phrase, search_lexical_restricted.rowid AS row_id, -${restrictedBm25} AS score,
+               (SELECT count(*) FROM search_lexical_restricted WHERE search_lexical_restricted MATCH ${phrase}) AS matches
+        FROM search_lexical_restricted
+        WHERE search_lexical_restricted MATCH ${phrase}
+          AND +search_lexical_restricted.rowid IN (SELECT value FROM json_each(${within}))`,
+    );
+    const [result, table] = await Promise.all([
+      sql<{
+        phrase: number;
+        row_id: number;
+        score: number;
+        matches: number;
+      }>`${sql.join(parts, sql` UNION ALL `)}`.execute(db),
+      tableTotals(db, RESTRICTED_TABLE),
+    ]);
+    const averageLength = table.rows > 0 ? table.tokens / table.rows : 0;
+    for (const row of result.rows) {
+      const idf = fts5Idf(table.rows, Number(row.matches));
+      const length = lengths.get(row.row_id) ?? 0;
+      out[row.phrase]!.set(row.row_id, weightedFrequency(row.score, idf, length, averageLength, step));
+    }
+    return out;
   }
 
   /** The ranked matches of `match`, optionally only among the agents that match `within` too. */
@@ -404,37 +448,6 @@ function highlights(restricted: boolean) {
         `highlight(${table}, ${index}, char(${MARK_OPEN.charCodeAt(0)}), char(${MARK_CLOSE.charCodeAt(0)})) AS c${index}`,
     ).join(', '),
   );
-}
-
-/**
- * Where each phrase occurs in these restricted rows: its marked spans per column, by row id, one map per phrase.
- * One statement for every phrase (a compound SELECT, each part its own FTS5 query), not a statement a phrase.
- */
-async function phraseOccurrences(
-  db: Executor,
-  phrases: readonly string[],
-  rowIds: readonly number[],
-): Promise<Array<Map<number, number[]>>> {
-  const out = phrases.map(() => new Map<number, number[]>());
-  if (phrases.length === 0 || rowIds.length === 0) return out;
-  const within = JSON.stringify(rowIds);
-  const parts = phrases.map(
-    (phrase, index) => sql`
-      SELECT ${index} AS phrase, search_lexical_restricted.rowid AS row_id, ${highlights(true)}
-      FROM search_lexical_restricted
-      WHERE search_lexical_restricted MATCH ${phrase}
-        AND +search_lexical_restricted.rowid IN (SELECT value FROM json_each(${within}))`,
-  );
-  const result = await sql<
-    Record<string, string | number | null>
-  >`${sql.join(parts, sql` UNION ALL `)}`.execute(db);
-  for (const row of result.rows) {
-    out[Number(row['phrase'])]!.set(
-      Number(row['row_id']),
-      COLUMNS.map((_, index) => countMarks(row[`c${index}`] as string | null, MARK_OPEN)),
-    );
-  }
-  return out;
 }
 
 /** Whether any agent is restricted (an indexed read of the partial index). */

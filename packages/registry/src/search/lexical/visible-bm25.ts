@@ -11,8 +11,9 @@
  * For each phrase p of the query, FTS5 adds `idf(p) × F(k1 + 1) / (F + k1(1 − b + b·D/avgdl))`, where F is the
  * phrase's occurrences in the row weighted by their columns' weights, D the row's length in tokens (every
  * column), avgdl the average length, and `idf(p) = ln((N − n(p) + 0.5) / (n(p) + 0.5))` (at least 1e-6) for n(p)
- * of N rows matching p. Occurrences are counted with `highlight()`, one phrase at a time; lengths are read from
- * FTS5's own records of them (`%_docsize`, and the totals in `%_data`).
+ * of N rows matching p. F is read back from FTS5's own score of the row for the phrase alone (`weightedFrequency`:
+ * bm25() reads positions from the index, where counting them by `highlight()` tokenized every column again, 5×
+ * slower); lengths come from FTS5's own records of them (`%_docsize`, and the totals in `%_data`).
  */
 import { sql } from 'kysely';
 import { fts5Idf } from './pruning.js';
@@ -40,10 +41,10 @@ export interface VisibleRow {
 }
 
 /**
- * Occurrences of one phrase in the visible restricted rows that contain it: by row id, per column (in the
- * table's column order).
+ * One phrase's weighted frequency F (its occurrences in the row, each counted with its column's weight) in the
+ * visible restricted rows that contain it, by row id.
  */
-export type PhraseOccurrences = ReadonlyMap<number, readonly number[]>;
+export type PhraseFrequencies = ReadonlyMap<number, number>;
 
 /**
  * The BM25 score of each visible restricted row that matches a phrase, FTS5's formula with statistics over the
@@ -51,35 +52,64 @@ export type PhraseOccurrences = ReadonlyMap<number, readonly number[]>;
  */
 export function scoreVisibleRows(
   visible: readonly VisibleRow[],
-  occurrences: readonly PhraseOccurrences[],
+  frequencies: readonly PhraseFrequencies[],
   publicStatistics: PublicStatistics,
-  columnWeights: readonly number[],
 ): LexicalMatch[] {
   const rows = publicStatistics.rows + visible.length;
   if (rows === 0) return [];
   let tokens = publicStatistics.tokens;
   for (const row of visible) tokens += row.length;
   const averageLength = tokens / rows;
-  const idf = occurrences.map((found, p) => fts5Idf(rows, (publicStatistics.matches[p] ?? 0) + found.size));
+  const idf = frequencies.map((found, p) => fts5Idf(rows, (publicStatistics.matches[p] ?? 0) + found.size));
   const out: LexicalMatch[] = [];
   for (const row of visible) {
     let score = 0;
     let matched = false;
-    occurrences.forEach((found, p) => {
-      const counts = found.get(row.rowId);
-      if (counts === undefined) return;
-      let weighted = 0;
-      counts.forEach((count, column) => {
-        weighted += count * (columnWeights[column] ?? 1);
-      });
-      if (weighted <= 0) return;
+    frequencies.forEach((found, p) => {
+      const weighted = found.get(row.rowId);
+      if (weighted === undefined || !(weighted > 0)) return;
       matched = true;
-      const norm = averageLength > 0 ? 1 - B + (B * row.length) / averageLength : 1;
-      score += (idf[p]! * weighted * (K1 + 1)) / (weighted + K1 * norm);
+      score += (idf[p]! * weighted * (K1 + 1)) / (weighted + K1 * lengthNorm(row.length, averageLength));
     });
     if (matched) out.push({ id: row.id, score });
   }
   return out;
+}
+
+/**
+ * F back from FTS5's own score of a row for one phrase (`-bm25()` of a one-phrase query on the table the row is
+ * in, with that table's statistics): the score is `idf × F(k1 + 1) / (F + k1·norm)`, so F is
+ * `score × k1·norm / (idf(k1 + 1) − score)`. F depends on the row alone; the table's statistics only serve to
+ * undo FTS5's use of them, and are not kept.
+ */
+export function weightedFrequency(
+  score: number,
+  idf: number,
+  length: number,
+  averageLength: number,
+  step: number,
+): number {
+  const norm = K1 * lengthNorm(length, averageLength);
+  const room = idf * (K1 + 1) - score;
+  const frequency = room > 0 ? (score * norm) / room : Number.POSITIVE_INFINITY;
+  // Undone in floating point, F carries rounding errors of the statistics it was undone with, and those include
+  // agents the caller may not see: rounded to what F can be (a sum of column weights), it holds none of them.
+  return Math.round(frequency / step) * step;
+}
+
+/**
+ * The values F can take are sums of column weights: multiples of the largest power of two (down to 2^-20) that
+ * divides every weight (0.5 for the default weights).
+ */
+export function frequencyStep(weights: readonly number[]): number {
+  for (let step = 1; step >= 2 ** -20; step /= 2) {
+    if (weights.every((weight) => Number.isInteger(weight / step))) return step;
+  }
+  return 2 ** -20;
+}
+
+function lengthNorm(length: number, averageLength: number): number {
+  return averageLength > 0 ? 1 - B + (B * length) / averageLength : 1;
 }
 
 /**
@@ -121,12 +151,4 @@ export async function tableTotals(db: Executor, table: string): Promise<{ rows: 
 /** Each row's length in tokens (every column), from FTS5's `%_docsize`. */
 export function rowLength(sizes: Uint8Array): number {
   return readVarints(sizes).reduce((sum, size) => sum + size, 0);
-}
-
-/** Occurrences per column of a `highlight()` output marked with `open`/`close`: one per marked span. */
-export function countMarks(text: string | null, open: string): number {
-  if (text === null) return 0;
-  let count = 0;
-  for (let at = text.indexOf(open); at >= 0; at = text.indexOf(open, at + 1)) count++;
-  return count;
 }
