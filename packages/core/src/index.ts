@@ -13,5 +13,6 @@ export * from './model/agent.js';
 export * from './model/diff.js';
 export * from './model/identity.js';
 export * from './model/paths.js';
+export * from './protocol/index.js';
 export { decodeUriComponentSafe, encodeUriComponentSafe, wellFormedText } from './uri-component.js';
 export * from './vocabulary.js';

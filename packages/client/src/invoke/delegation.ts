@@ -10,7 +10,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { base64url, decodeJwt, type JWTHeaderParameters, jwtVerify, type KeyInput, SignJWT } from 'jose';
 
-export const DELEGATION_HEADER = 'X-Delegation-Chain';
+export { DELEGATION_HEADER } from '@agentry/core';
 
 export interface DelegationSigner {
   /** The caller's private key (or HMAC secret). */

@@ -3,7 +3,7 @@
  * before those needing it) for the caller to inspect; destructive, irreversible and confirmation-requiring
  * operations refuse to run without `confirm: true`; operations the agent reports degraded (`agent_status`) warn.
  */
-import type { Agent, Operation } from '@agentry/core';
+import { type Agent, confirmationReasons, isIrreversible, type Operation } from '@agentry/core';
 import { contextDetails, type ErrorContext } from './error-mapping.js';
 import { ConfirmationRequiredError, OperationNotFoundError } from './errors.js';
 import type { InvokeWarning } from './types.js';
@@ -86,15 +86,8 @@ export function planInvocation(agent: Agent, operation: string): InvocationPlan 
   };
 }
 
-/** Why an operation needs a person's confirmation (AWP `sensitivity`, `requires_human_confirmation`). */
-export function confirmationReasons(spec: Operation | undefined): string[] {
-  const reasons: string[] = [];
-  if (spec?.sensitivity === 'destructive' || spec?.sensitivity === 'irreversible') {
-    reasons.push(`sensitivity: ${spec.sensitivity}`);
-  }
-  if (spec?.requiresConfirmation === true) reasons.push('requiresConfirmation');
-  return reasons;
-}
+/** Why an operation needs a person's confirmation: the rule the host applies too (core's protocol/confirmation). */
+export { confirmationReasons } from '@agentry/core';
 
 /** Throws `ConfirmationRequiredError` unless the operation needs no confirmation or the caller confirmed. */
 export function assertConfirmed(
@@ -105,8 +98,7 @@ export function assertConfirmed(
   const reasons = confirmationReasons(spec);
   if (reasons.length === 0 || confirm === true) return;
   const who = ctx.agent === undefined ? '' : ` of agent "${ctx.agent.id}"`;
-  const undo =
-    spec?.reversible === false || spec?.sensitivity === 'irreversible' ? ' It cannot be undone.' : '';
+  const undo = isIrreversible(spec) ? ' It cannot be undone.' : '';
   const summary = `Operation "${ctx.operation}"${who} needs confirmation before it runs (${reasons.join('; ')}).${undo}`;
   throw new ConfirmationRequiredError(
     `${summary} Ask the person on whose behalf you act, then call again with confirm: true (agentry invoke: --yes).`,

@@ -3,16 +3,27 @@
  * (§7), `X-Delegation-Chain` (§8.3.2) and the idempotency key, as HTTP headers (and query parameters for API keys
  * that want them) and, for transports without headers, as envelope fields.
  */
-import type { Agent, Binding, Operation, SecurityScheme } from '@agentry/core';
+import {
+  AGENT_VERSION_HEADER,
+  type Agent,
+  type Binding,
+  CONFIRMATION_HEADER,
+  type Operation,
+  SESSION_HEADER,
+  type SecurityScheme,
+  TASK_HEADER,
+} from '@agentry/core';
 import type { EnvelopeMeta } from './bindings/types.js';
 import { appendDelegation, DELEGATION_HEADER } from './delegation.js';
 import type { AuthOptions, InvokeOptions } from './types.js';
 
-export const SESSION_HEADER = 'X-Session-ID';
-export const TASK_HEADER = 'X-Task-ID';
-export const VERSION_HEADER = 'X-Agent-Version';
-/** Says the caller confirmed a destructive, irreversible or confirmation-requiring operation (`confirm: true`). */
-export const CONFIRMATION_HEADER = 'X-Agent-Confirmation';
+export {
+  AGENT_VERSION_HEADER as VERSION_HEADER,
+  CONFIRMATION_HEADER,
+  SESSION_HEADER,
+  TASK_HEADER,
+} from '@agentry/core';
+
 const DEFAULT_API_KEY_HEADER = 'X-API-Key';
 
 export interface CallMetadata {
@@ -65,7 +76,7 @@ function buildMetadata(input: MetadataInput, chain: string | undefined): CallMet
     meta.taskId = options.taskId;
   }
   if (input.version !== undefined) {
-    headers[VERSION_HEADER] = input.version;
+    headers[AGENT_VERSION_HEADER] = input.version;
     meta.version = input.version;
   }
   if (chain !== undefined) {

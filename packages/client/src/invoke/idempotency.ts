@@ -5,10 +5,10 @@
  * caller gave none, so that its retries are safe.
  */
 import { randomUUID } from 'node:crypto';
-import type { JsonValue, Operation } from '@agentry/core';
+import { IDEMPOTENCY_HEADER, type JsonValue, type Operation } from '@agentry/core';
 import { isObject } from './json.js';
 
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export { IDEMPOTENCY_HEADER } from '@agentry/core';
 
 export interface AppliedKey {
   key?: string;

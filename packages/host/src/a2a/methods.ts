@@ -45,7 +45,7 @@ export function routeOf(method: string): MethodRoute | undefined {
 }
 
 /** The `A2A-Version` request header (A2A v1.0 §3.6): absent means 0.3. */
-export const VERSION_HEADER = 'A2A-Version';
+export { A2A_VERSION_HEADER as VERSION_HEADER } from '@agentry/core';
 
 /**
  * Whether an `A2A-Version` header names a version the endpoint serves (`1.0`, `1`, `0.3`, `0.3.0`): the major and

@@ -6,6 +6,7 @@
  */
 import {
   type Agent,
+  CONFIRMATION_HEADER,
   isObject,
   type JsonObject,
   type JsonSchema,
@@ -142,7 +143,7 @@ function baseOperation(agent: Agent, op: Operation, operationId: string): JsonOb
   if (op.sensitivity !== undefined || op.requiresConfirmation === true) {
     out['parameters'] = [
       {
-        name: 'X-Agent-Confirmation',
+        name: CONFIRMATION_HEADER,
         in: 'header',
         required: true,
         description: 'Send `true` once a person confirmed the call; without it the answer is 428',

@@ -7,6 +7,7 @@
  * since nobody else knows of it.
  */
 
+import { CONFIRMATION_HEADER, IDEMPOTENCY_HEADER } from '@agentry/core';
 import { problem } from '../errors.js';
 import type { HostRuntime, Problem } from '../runtime/types.js';
 import type { FinalEvent, TaskOutcome, TaskWaiter } from './outcome-events.js';
@@ -45,13 +46,13 @@ const NOT_REPEATED = new Set([
   'content-type',
   'expect',
   'host',
-  'idempotency-key',
+  IDEMPOTENCY_HEADER.toLowerCase(),
   'keep-alive',
   'mcp-protocol-version',
   'mcp-session-id',
   'transfer-encoding',
   'upgrade',
-  'x-agent-confirmation',
+  CONFIRMATION_HEADER.toLowerCase(),
 ]);
 
 /**

@@ -7,29 +7,21 @@
  * Only `true` (any case) confirms. A confirmation gates consequential actions, so it is one unambiguous token:
  * `1`, `yes` or an empty value are refused, with a detail that says what to send.
  */
-import type { Operation } from '@agentry/core';
+import {
+  CONFIRMATION_HEADER,
+  confirmationReasons,
+  isConfirmationValue,
+  isIrreversible,
+  type Operation,
+} from '@agentry/core';
 import type { Problem } from '../runtime/types.js';
 import { policyProblem } from './problems.js';
 
-export const CONFIRMATION_HEADER = 'X-Agent-Confirmation';
-
-export type ConfirmationReason =
-  | 'sensitivity: destructive'
-  | 'sensitivity: irreversible'
-  | 'requiresConfirmation';
-
-/** Why the operation needs a person's confirmation; empty when it needs none. */
-export function confirmationReasons(op: Operation): ConfirmationReason[] {
-  const reasons: ConfirmationReason[] = [];
-  if (op.sensitivity === 'destructive') reasons.push('sensitivity: destructive');
-  if (op.sensitivity === 'irreversible') reasons.push('sensitivity: irreversible');
-  if (op.requiresConfirmation === true) reasons.push('requiresConfirmation');
-  return reasons;
-}
+export { CONFIRMATION_HEADER, type ConfirmationReason, confirmationReasons } from '@agentry/core';
 
 /** Whether the headers carry the confirmation. */
 export function isConfirmed(headers: Headers): boolean {
-  return headers.get(CONFIRMATION_HEADER)?.trim().toLowerCase() === 'true';
+  return isConfirmationValue(headers.get(CONFIRMATION_HEADER));
 }
 
 /** The 428 problem for an operation that needs confirmation and did not get it; undefined when it may run. */
@@ -45,7 +37,7 @@ export function confirmationProblem(op: Operation, headers: Headers): Problem | 
   const reasons = confirmationReasons(op);
   if (reasons.length === 0 || isConfirmed(headers)) return undefined;
   const given = headers.get(CONFIRMATION_HEADER);
-  const irreversible = op.sensitivity === 'irreversible' || op.reversible === false;
+  const irreversible = isIrreversible(op);
   const detail = [
     `Operation "${op.name}" needs a person's confirmation before it runs (${reasons.join('; ')}).`,
     irreversible ? 'It cannot be undone.' : '',

@@ -20,16 +20,18 @@
  *   stored as SHA-256 digests, so a long key costs no more than a short one. A forgotten key runs again.
  */
 import { createHash } from 'node:crypto';
-import type { Operation } from '@agentry/core';
+import {
+  IDEMPOTENCY_HEADER,
+  type Operation,
+  IDEMPOTENT_REPLAYED_HEADER as REPLAYED_HEADER,
+} from '@agentry/core';
 import type { Problem } from '../runtime/types.js';
 import { canonicalJson } from '../signing/canonical-json.js';
 import { parseDuration } from './durations.js';
 import { policyProblem } from './problems.js';
 import { RecentMap } from './recent-map.js';
 
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
-/** Marks a response that was stored earlier and sent again for a repeated key. */
-export const REPLAYED_HEADER = 'Idempotent-Replayed';
+export { IDEMPOTENCY_HEADER, IDEMPOTENT_REPLAYED_HEADER as REPLAYED_HEADER } from '@agentry/core';
 
 export interface StoredResponse {
   status: number;

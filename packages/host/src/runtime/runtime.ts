@@ -3,7 +3,7 @@
  * host promises: resolve the agent and operation → confirmation (428) → auth (401/403) → rate limit (429) →
  * input (400) → idempotency (replay/409) → run (sync, stream or deferred task) → idempotency commit.
  */
-import type { Agent, JsonValue, Operation } from '@agentry/core';
+import { type Agent, type JsonValue, type Operation, SESSION_HEADER } from '@agentry/core';
 import type { AgentDefinition, DefinedOperation, HandlerContext } from '../define/types.js';
 import { problem, problems } from '../errors.js';
 import type { HostLogger } from '../logger.js';
@@ -26,7 +26,7 @@ import { type CallSignal, callSignal, linkSignals } from './signals.js';
 import type { CallOutcome, CallRequest, HostedAgent, HostRuntime, Problem, StreamEvent } from './types.js';
 import { absentInput, checkInput } from './validation.js';
 
-export const SESSION_HEADER = 'X-Session-ID';
+export { SESSION_HEADER } from '@agentry/core';
 export const TASK_HEADER = 'X-Task-ID';
 
 export interface RuntimeAgent {

@@ -14,7 +14,16 @@
  */
 
 import type { InvokeOptions } from '@agentry/client';
-import { type Agent, compileSchema, isObject, type JsonObject, type JsonValue } from '@agentry/core';
+import {
+  type Agent,
+  CONFIRMATION_HEADER,
+  compileSchema,
+  IDEMPOTENCY_HEADER,
+  isConfirmationValue,
+  isObject,
+  type JsonObject,
+  type JsonValue,
+} from '@agentry/core';
 import { type ProblemDetails, problemDetails } from './problem.js';
 
 /** Sent to the agent as its `Authorization` header (e.g. `Bearer …` for the agent's own OAuth token). */
@@ -22,7 +31,7 @@ export const AGENT_AUTHORIZATION_HEADER = 'x-agent-authorization';
 /** Sent where the agent's API-key scheme says (header, query or cookie), else as `X-API-Key`. */
 export const AGENT_API_KEY_HEADER = 'x-agent-api-key';
 /** `true` confirms a destructive, irreversible or confirmation-requiring operation (also `confirm` in the body). */
-export const AGENT_CONFIRMATION_HEADER = 'x-agent-confirmation';
+export const AGENT_CONFIRMATION_HEADER = CONFIRMATION_HEADER.toLowerCase();
 /** `envelope` or `input`: which form the body is, when its shape alone would say otherwise. */
 export const BODY_FORM_HEADER = 'x-agent-body';
 
@@ -186,8 +195,8 @@ function addHeaderOptions(options: InvokeOptions, headers: Headers): void {
   if (task !== null) options.taskId = task;
   const version = headers.get('x-agent-version');
   if (version !== null) options.version = version;
-  const idempotencyKey = headers.get('idempotency-key');
+  const idempotencyKey = headers.get(IDEMPOTENCY_HEADER);
   if (options.idempotencyKey === undefined && idempotencyKey !== null)
     options.idempotencyKey = idempotencyKey;
-  if (headers.get(AGENT_CONFIRMATION_HEADER)?.toLowerCase() === 'true') options.confirm = true;
+  if (isConfirmationValue(headers.get(AGENT_CONFIRMATION_HEADER))) options.confirm = true;
 }

@@ -3,7 +3,13 @@
  * endpoints (registration, listing, search, retrieval, invocation, resolution) and Agentry's own (feedback,
  * history, administration, health, metrics), with every error as problem details carrying the AIDIP error object.
  */
-import type { JsonObject, JsonValue } from '@agentry/core';
+import {
+  CONFIRMATION_HEADER,
+  IDEMPOTENCY_HEADER,
+  type JsonObject,
+  type JsonValue,
+  SESSION_HEADER,
+} from '@agentry/core';
 import { MAX_FILTER_VALUES } from '../api/list-limits.js';
 import { COMPONENT_SCHEMAS } from './schemas.js';
 
@@ -335,15 +341,15 @@ const PATHS: JsonObject = {
           schema: { type: 'string', enum: ['envelope', 'input'] },
         },
         {
-          name: 'X-Agent-Confirmation',
+          name: CONFIRMATION_HEADER,
           in: 'header',
           description: '`true` confirms an operation that needs it.',
           schema: { type: 'string', enum: ['true', 'false'] },
         },
-        { name: 'X-Session-ID', in: 'header', schema: { type: 'string' } },
+        { name: SESSION_HEADER, in: 'header', schema: { type: 'string' } },
         { name: 'X-Task-ID', in: 'header', schema: { type: 'string' } },
         { name: 'X-Agent-Version', in: 'header', schema: { type: 'string' } },
-        { name: 'Idempotency-Key', in: 'header', schema: { type: 'string' } },
+        { name: IDEMPOTENCY_HEADER, in: 'header', schema: { type: 'string' } },
       ],
       requestBody: { required: true, content: json(ref('InvokeRequest')) },
       responses: {

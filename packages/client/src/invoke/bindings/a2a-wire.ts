@@ -7,6 +7,9 @@
  * the binding (a2a.ts).
  */
 import type { A2aBinding, JsonObject, JsonValue } from '@agentry/core';
+
+export { A2A_VERSION_HEADER as VERSION_HEADER } from '@agentry/core';
+
 import { isObject } from '../json.js';
 
 export type A2aVersion = '1.0' | '0.3';
@@ -43,7 +46,6 @@ export const METHODS = {
   '0.3': { send: 'message/send', stream: 'message/stream', get: 'tasks/get', cancel: 'tasks/cancel' },
 } as const;
 
-export const VERSION_HEADER = 'A2A-Version';
 const DATA_PART_WRAPPED = 'data_part_compat';
 
 export function versionOf(binding: A2aBinding): A2aVersion {

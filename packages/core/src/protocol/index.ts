@@ -1,0 +1,3 @@
+export * from './confirmation.js';
+export * from './headers.js';
+export * from './problem.js';
