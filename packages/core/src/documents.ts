@@ -22,7 +22,21 @@ export interface DocumentResult {
   valid: boolean;
 }
 
-/** Reads a parsed JSON value. Never throws. */
+/**
+ * Reads a parsed JSON value. Never throws.
+ *
+ * @example
+ * ```ts
+ * import { readDocument } from '@agentry/core';
+ *
+ * const card = { name: 'Planner', description: 'Plans trips.', url: 'https://planner.example.com/a2a', version: '1.0.0',
+ *   protocolVersion: '0.3.0', preferredTransport: 'JSONRPC', capabilities: {}, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+ *   skills: [{ id: 'plan', name: 'Plan a trip', description: 'Plans a trip.', tags: ['travel'] }] };
+ * const { format, agents, issues, valid } = readDocument(card); // format 'a2a', detected by the card's keys
+ * if (!valid) for (const issue of issues) console.error(issue.pointer, issue.message, issue.spec);
+ * console.log(format, agents[0]?.operations.map((operation) => operation.name));
+ * ```
+ */
 export function readDocument(document: unknown, options: ReadOptions = {}): DocumentResult {
   const format = options.format ?? detectFormat(document);
   if (format === undefined) {
@@ -31,7 +45,18 @@ export function readDocument(document: unknown, options: ReadOptions = {}): Docu
   return codecs[format].parse(document, options);
 }
 
-/** Reads JSON text; a syntax error becomes an issue with its line and column. Never throws. */
+/**
+ * Reads JSON text; a syntax error becomes an issue with its line and column. Never throws.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs';
+ * import { readDocumentText } from '@agentry/core';
+ *
+ * const result = readDocumentText(readFileSync('woa.json', 'utf8'), { format: 'woa' }); // or detect it: no format
+ * for (const issue of result.issues) console.log(issue.severity, issue.pointer, issue.code, issue.message);
+ * ```
+ */
 export function readDocumentText(text: string, options: ReadOptions = {}): DocumentResult {
   const json = parseJsonText(text);
   if (!json.ok) {
@@ -53,7 +78,21 @@ export interface ConvertResult {
   output?: EmitResult & { format: FormatName };
 }
 
-/** Converts a parsed JSON value to `to`. Emits nothing when the source has errors. */
+/**
+ * Converts a parsed JSON value to `to`. Emits nothing when the source has errors.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs';
+ * import { convertDocument } from '@agentry/core';
+ *
+ * const woa: unknown = JSON.parse(readFileSync('woa.json', 'utf8'));
+ * const { source, output } = convertDocument(woa, 'td', { baseUrl: 'https://agents.example.com' });
+ * if (output === undefined) throw new Error(source.issues.map((issue) => issue.message).join('\n'));
+ * console.log(output.document); // the Thing Description(s)
+ * for (const loss of output.losses) console.warn(`${loss.agent}: ${loss.field} is not carried: ${loss.message}`);
+ * ```
+ */
 export function convertDocument(
   document: unknown,
   to: FormatName,

@@ -106,6 +106,30 @@ export interface Host {
 
 const DEFAULT_CACHE_CONTROL = 'public, max-age=300';
 
+/**
+ * Serves `agents` at `baseUrl`: every discovery document, every invocation route, tasks, MCP and A2A, as one
+ * web-standard `fetch` handler for `serveNode`, Hono, Express or any server that speaks `Request` and `Response`.
+ *
+ * @example
+ * ```ts
+ * import { createHost, defineAgent } from '@agentry/host';
+ *
+ * const clock = defineAgent({
+ *   id: 'clock',
+ *   name: 'Clock',
+ *   description: 'Tells the time.',
+ *   operations: { now: { description: 'The time now, ISO 8601.', safe: true, handler: () => ({ now: new Date().toISOString() }) } },
+ * });
+ * const host = createHost({
+ *   agents: [clock],
+ *   baseUrl: 'https://agents.example.com',
+ *   auth: { apiKeys: { [process.env.ACME_API_KEY ?? 'dev-key']: { clientId: 'acme' } } },
+ *   rateLimits: { default: '60/minute' },
+ * });
+ * const response = await host.fetch(new Request('https://agents.example.com/.well-known/woa.json'));
+ * console.log(response.status, await response.json());
+ * ```
+ */
 export function createHost(options: HostOptions): Host {
   const baseUrl = normalizedBase(options.baseUrl);
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');

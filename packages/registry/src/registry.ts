@@ -152,6 +152,27 @@ export interface Registry {
   importRegistry(options: RegistryImport): Promise<RegistryImportResult>;
 }
 
+/**
+ * Opens (or creates and migrates) the registry's SQLite file, makes sure there is an admin token, loads the search
+ * index and returns the AIDIP API as a web-standard handler, with the crawler over the same database.
+ *
+ * @example
+ * ```ts
+ * import { createRegistry } from '@agentry/registry';
+ *
+ * const registry = await createRegistry({ databasePath: 'agentry.db', embeddings: 'none' }); // lexical search only
+ * if (registry.adminToken !== undefined) console.log(`admin token, shown once: ${registry.adminToken}`);
+ * const response = await registry.fetch(
+ *   new Request('http://127.0.0.1/agents/search', {
+ *     method: 'POST',
+ *     headers: { 'content-type': 'application/json' },
+ *     body: JSON.stringify({ query: 'translate text into Chinese', filters: { tags: ['translation'] } }),
+ *   }),
+ * );
+ * console.log(await response.json()); // the best agents first, each with its score and why
+ * await registry.close();
+ * ```
+ */
 export async function createRegistry(options: RegistryOptions): Promise<Registry> {
   const logger = options.logger ?? defaultLogger();
   const store = await openRegistryStore(options.databasePath);
@@ -304,7 +325,23 @@ export interface ServedRegistry {
   close(): Promise<void>;
 }
 
-/** Serves the registry over HTTP, or HTTPS with `tls` (AIDIP §9 requires it in production), with @hono/node-server. */
+/**
+ * Serves the registry over HTTP, or HTTPS with `tls` (AIDIP §9 requires it in production), with @hono/node-server.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs';
+ * import { createRegistry, serveRegistry } from '@agentry/registry';
+ *
+ * const registry = await createRegistry({ databasePath: 'agentry.db', publicUrl: 'https://registry.example.com' });
+ * const served = await serveRegistry(registry, {
+ *   port: 7420,
+ *   tls: { cert: readFileSync('cert.pem'), key: readFileSync('key.pem') },
+ * });
+ * console.log(`registry at ${served.url}`);
+ * process.once('SIGTERM', () => void served.close().then(() => registry.close()));
+ * ```
+ */
 export async function serveRegistry(registry: Registry, options: ServeOptions = {}): Promise<ServedRegistry> {
   const hostname = options.hostname ?? '127.0.0.1';
   const server =

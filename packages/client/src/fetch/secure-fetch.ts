@@ -61,6 +61,22 @@ const CONDITIONAL_FIELDS = [
   'range',
 ];
 
+/**
+ * The fetcher every request of resolution and invocation goes through: HTTPS only and public addresses only unless
+ * the policy allows more, each address checked as connected and on every redirect, bounded bodies and times, and an
+ * HTTP cache for GETs.
+ *
+ * @example
+ * ```ts
+ * import { createSecureFetcher } from '@agentry/client';
+ *
+ * // Local development: plain HTTP and loopback, which the default policy refuses.
+ * const fetcher = createSecureFetcher({ allowHttp: true, allowPrivateNetwork: true, timeoutMs: 5_000 });
+ * const { response, fromCache } = await fetcher.fetch('http://127.0.0.1:8080/.well-known/woa.json');
+ * console.log(response.status, fromCache, await response.json());
+ * await fetcher.close();
+ * ```
+ */
 export function createSecureFetcher(policy: FetchPolicy = {}): SecureFetcher {
   return new PinningFetcher(policy);
 }

@@ -10,6 +10,26 @@ import { awaitTask } from './tasks.js';
 import type { InvokeEvent, InvokeOptions, InvokeResult, InvokeTarget } from './types.js';
 import { checkOutput } from './validation.js';
 
+/**
+ * Calls an operation of the agent `target` names (resolved first when it is a URI or URL) and returns its output,
+ * checked against the operation's output schema. Failures are `AgentError`s saying what went wrong and what to do.
+ *
+ * @example
+ * ```ts
+ * import { AgentError, invoke } from '@agentry/client';
+ *
+ * try {
+ *   const { output, binding, warnings } = await invoke('agent://planner.example.com/gen-iti', { city: 'Paris' }, {
+ *     auth: { bearer: process.env.PLANNER_TOKEN },
+ *     idempotencyKey: 'trip-2026-12-01', // makes a non-idempotent call safe to retry
+ *   });
+ *   console.log(output, binding.kind, warnings);
+ * } catch (error) {
+ *   if (!(error instanceof AgentError)) throw error;
+ *   console.error(error.status, error.code, error.message, error.recovery);
+ * }
+ * ```
+ */
 export async function invoke(
   target: InvokeTarget,
   input: JsonValue,

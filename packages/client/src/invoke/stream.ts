@@ -11,6 +11,20 @@ import { withRetries } from './retry.js';
 import type { InvokeEvent, InvokeOptions, InvokeStream, InvokeTarget, InvokeWarning } from './types.js';
 import { checkOutput } from './validation.js';
 
+/**
+ * Calls an operation and yields its answer as events: `chunk`s as a streaming agent sends them, then its `result`.
+ *
+ * @example
+ * ```ts
+ * import { invokeStream } from '@agentry/client';
+ *
+ * const stream = invokeStream('https://agents.example.com/.well-known/woa.json', { text: 'Agents. Everywhere.' }, {
+ *   operation: 'summarize',
+ * });
+ * for await (const event of stream) console.log(event.event, event.data); // 'chunk' …, then 'result'
+ * console.log(stream.warnings);
+ * ```
+ */
 export function invokeStream(
   target: InvokeTarget,
   input: JsonValue,

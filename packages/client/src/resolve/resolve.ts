@@ -54,6 +54,20 @@ import { findThroughWebfinger } from './webfinger.js';
 /**
  * Resolves `target` afresh: every document is asked of the fetcher (whose HTTP cache may answer) and read again.
  * `createResolver` (resolver.ts) adds a resolution cache on top.
+ *
+ * @example
+ * ```ts
+ * import { createSecureFetcher, resolve } from '@agentry/client';
+ *
+ * const fetcher = createSecureFetcher(); // HTTPS to public addresses only
+ * try {
+ *   const resolution = await resolve('agent://planner.example.com/gen-iti', { fetcher });
+ *   console.log(resolution.source, resolution.agent?.name, resolution.binding?.kind, resolution.operation);
+ *   for (const document of resolution.documents) console.log(document.step, document.url, document.status ?? document.error);
+ * } finally {
+ *   await fetcher.close();
+ * }
+ * ```
  */
 export async function resolve(target: string, options: ResolveOptions = {}): Promise<Resolution> {
   const kind = classifyTarget(target);

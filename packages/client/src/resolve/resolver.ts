@@ -62,6 +62,20 @@ export interface Resolver {
   clear(): void;
 }
 
+/**
+ * A resolver that keeps each resolution while the documents it read are fresh (their HTTP caching headers), so a
+ * program that calls the same agents again asks nothing of their origins.
+ *
+ * @example
+ * ```ts
+ * import { createResolver, createSecureFetcher, invoke } from '@agentry/client';
+ *
+ * const fetcher = createSecureFetcher();
+ * const resolver = createResolver({ fetcher, cache: { maxEntries: 500 } });
+ * const resolution = await resolver.resolve('agent://planner.example.com'); // again, while fresh: no request
+ * const { output } = await invoke(resolution, { city: 'Paris' }, { fetcher, operation: 'gen-iti' });
+ * ```
+ */
 export function createResolver(options: ResolverOptions): Resolver {
   return new CachingResolver(options);
 }

@@ -17,7 +17,22 @@ import { unixSocketAddress } from './unix.js';
 
 export type AgentUriResult = { ok: true; uri: AgentUri } | { ok: false; error: AgentUriError };
 
-/** Parses an agent URI, or throws an `AgentUriError` saying which part is wrong and where. */
+/**
+ * Parses an agent URI, or throws an `AgentUriError` saying which part is wrong and where.
+ *
+ * @example
+ * ```ts
+ * import { AgentUriError, parseAgentUri } from '@agentry/core';
+ *
+ * const uri = parseAgentUri('agent://planner.example.com/gen-iti?version=2');
+ * console.log(uri.authority.host, uri.pathSegments, uri.query); // planner.example.com [ 'gen-iti' ] [ [ 'version', '2' ] ]
+ * try {
+ *   parseAgentUri('agent://planner.example.com:99999/');
+ * } catch (error) {
+ *   if (error instanceof AgentUriError) console.error(error.part, error.offset, error.message); // port, 28, ...
+ * }
+ * ```
+ */
 export function parseAgentUri(input: string): AgentUri {
   if (typeof input !== 'string') {
     throw new AgentUriError(

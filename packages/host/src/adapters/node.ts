@@ -43,6 +43,31 @@ export interface NodeServer {
   close(): Promise<void>;
 }
 
+/**
+ * Puts a host on Node's HTTP server (HTTPS with `tls`, or a unix socket with `path`); WebSocket upgrades too when
+ * the host advertises them.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs';
+ * import { createHost, defineAgent, serveNode } from '@agentry/host';
+ *
+ * const echo = defineAgent({
+ *   id: 'echo',
+ *   name: 'Echo',
+ *   description: 'Answers with its input.',
+ *   operations: { echo: { description: 'Echo the input.', handler: (input) => input } },
+ * });
+ * const host = createHost({ agents: [echo], baseUrl: 'https://agents.example.com:8443' });
+ * const server = await serveNode(host, {
+ *   port: 8443,
+ *   hostname: '0.0.0.0',
+ *   tls: { cert: readFileSync('cert.pem'), key: readFileSync('key.pem') },
+ * });
+ * console.log(`serving at ${server.url}`); // https://0.0.0.0:8443
+ * process.once('SIGTERM', () => void server.close().then(() => host.close()));
+ * ```
+ */
 export async function serveNode(host: Host, options: ServeNodeOptions = {}): Promise<NodeServer> {
   const server = options.server ?? newServer(options.tls);
   server.on('request', nodeRequestListener(host));

@@ -27,6 +27,33 @@ export class AgentDefinitionError extends Error {
   override readonly name = 'AgentDefinitionError';
 }
 
+/**
+ * Checks an agent definition and makes it what `createHost` serves: its operations' schemas (zod or any Standard
+ * Schema, or JSON Schema) turned into JSON Schema, the canonical agent built. Throws `AgentDefinitionError` when the
+ * definition is wrong.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@agentry/host';
+ * import { z } from 'zod';
+ *
+ * export default defineAgent({
+ *   id: 'greeter',
+ *   name: 'Greeter',
+ *   description: 'Greets people by name.',
+ *   version: '1.0.0',
+ *   operations: {
+ *     greet: {
+ *       description: 'Greet someone.',
+ *       input: z.object({ name: z.string() }),
+ *       output: { type: 'object', properties: { greeting: { type: 'string' } }, required: ['greeting'] },
+ *       safe: true,
+ *       handler: ({ name }) => ({ greeting: `Hello, ${name}!` }),
+ *     },
+ *   },
+ * });
+ * ```
+ */
 export function defineAgent<Inputs extends Record<string, unknown>>(
   input: AgentDefinitionInput<Inputs>,
 ): AgentDefinition {

@@ -193,6 +193,21 @@ export interface Crawler {
   host(origin: string): Promise<HostDetail | undefined>;
 }
 
+/**
+ * A crawler over a database of its own or a registry's (`registry.crawler` is one): it queues origins, finds their
+ * agent documents, keeps them fresh by their cache headers and hands what changed to its sink.
+ *
+ * @example
+ * ```ts
+ * import { createRegistry } from '@agentry/registry';
+ *
+ * const registry = await createRegistry({ databasePath: 'agentry.db', crawl: { enabled: false, concurrency: 8 } });
+ * await registry.crawler.add(['https://agents.example.com', 'planner.example.com']);
+ * const summary = await registry.crawler.runOnce(); // every host due now; `crawl: { enabled: true }` keeps at it
+ * console.log(summary, await registry.crawler.host('https://agents.example.com'));
+ * await registry.close();
+ * ```
+ */
 export function createCrawler(options: CrawlerOptions): Crawler {
   return new QueueCrawler(options);
 }

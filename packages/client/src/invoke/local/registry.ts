@@ -41,6 +41,15 @@ export function isValidLocalName(name: string): boolean {
 /**
  * Registers `handlers` as local agent `name`; returns a function that unregisters it. A name already registered
  * is an error rather than a silent replacement, since two parts of a program would be fighting over it.
+ *
+ * @example
+ * ```ts
+ * import { invoke, registerLocalAgent } from '@agentry/client';
+ *
+ * const unregister = registerLocalAgent('echo', { echo: (input) => input });
+ * const { output } = await invoke('agent+local://echo', { said: 'hello' }, { operation: 'echo' });
+ * unregister();
+ * ```
  */
 export function registerLocalAgent(
   name: string,
