@@ -46,6 +46,13 @@ function translatorDocument(endpoint: string): Record<string, unknown> {
         },
         outputs: { type: 'object', properties: { translated: { type: 'string' } } },
       },
+      {
+        name: 'forget',
+        description: 'Deletes every translation memory entry.',
+        sensitivity: 'irreversible',
+        inputs: { type: 'object', properties: {} },
+        outputs: { type: 'object' },
+      },
     ],
   };
 }

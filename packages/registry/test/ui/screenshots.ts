@@ -31,11 +31,11 @@ const shots: Array<{ name: string; path: string; token?: string; act?: (page: Pa
     path: '/app/agents/translator',
     token: demo.clientToken,
     act: async (page) => {
-      await page.click('.operation summary:has-text("Try it")');
+      await page.click('[data-operation="translate"] summary:has-text("Try it")');
       await page.getByLabel(/^text/).fill('hello');
       await page.getByLabel(/^target/).selectOption({ label: 'fr' });
-      await page.click('.try button:has-text("Run")');
-      await page.locator('.outcome.ok').waitFor();
+      await page.click('[data-operation="translate"] button:has-text("Run")');
+      await page.locator('[data-operation="translate"] .outcome.ok').waitFor();
       await page.evaluate(() => window.scrollTo(0, 0));
     },
   },
@@ -47,8 +47,8 @@ const shots: Array<{ name: string; path: string; token?: string; act?: (page: Pa
       await page.getByLabel(/^text/).fill('hello');
       await page.getByLabel(/^target/).selectOption({ label: 'fr' });
       await page.getByLabel(/^formal/).check();
-      await page.click('.try button:has-text("Run")');
-      await page.locator('.outcome.ok').waitFor();
+      await page.click('[data-operation="translate"] button:has-text("Run")');
+      await page.locator('[data-operation="translate"] .outcome.ok').waitFor();
       await page.locator('.try .row').first().scrollIntoViewIfNeeded();
       await page.evaluate(() => window.scrollBy(0, 200));
     },

@@ -133,23 +133,71 @@ describe('the web app', () => {
     const fields = await page.locator('.operation .fields .field-name').allTextContents();
     assert.deepEqual(fields.slice(0, 4), ['text', 'target', 'formal', 'copies']);
 
-    await page.click('.operation summary:has-text("Try it")');
+    await page.click('[data-operation="translate"] summary:has-text("Try it")');
     await page.getByLabel(/^text/).fill('hello');
     await page.getByLabel(/^target/).selectOption({ label: 'fr' });
     await page.getByLabel(/^formal/).check();
-    await page.click('.try button:has-text("Run")');
-    await page.locator('.outcome.ok').waitFor();
-    assert.match((await page.locator('.output').textContent()) ?? '', /"translated": "\[fr, formal\] hello"/);
+    await page.click('[data-operation="translate"] button:has-text("Run")');
+    await page.locator('[data-operation="translate"] .outcome.ok').waitFor();
+    assert.match(
+      (await page.locator('[data-operation="translate"] .output').textContent()) ?? '',
+      /"translated": "\[fr, formal\] hello"/,
+    );
     const sent = agentServer.requests.at(-1)!;
-    assert.deepEqual(sent.body, { text: 'hello', target: 'fr', formal: true });
+    // The agent has two operations: AIDIP §5.1 names the one called beside the input.
+    assert.deepEqual(sent.body, { operation: 'translate', text: 'hello', target: 'fr', formal: true });
   });
 
   test('a required field left empty is named before anything is sent', async () => {
     const before = agentServer.requests.length;
     await page.getByLabel(/^text/).fill('');
-    await page.click('.try button:has-text("Run")');
-    await page.locator('.outcome.error', { hasText: 'text is required' }).waitFor();
+    await page.click('[data-operation="translate"] button:has-text("Run")');
+    await page
+      .locator('[data-operation="translate"] .outcome.error', { hasText: 'text is required' })
+      .waitFor();
     assert.equal(agentServer.requests.length, before);
+  });
+
+  test('an irreversible operation runs only once the user confirms it', async () => {
+    const forget = page.locator('.operation[data-operation="forget"]');
+    assert.match((await forget.textContent()) ?? '', /Marked irreversible/);
+    await forget.locator('summary:has-text("Try it")').click();
+    const before = agentServer.requests.length;
+    page.once('dialog', (dialog) => dialog.dismiss());
+    await forget.locator('button:has-text("Run")').click();
+    // Declined: the page never started the call (it says "Calling…" as it does).
+    assert.equal(await forget.locator('.outcome').textContent(), '');
+    assert.equal(agentServer.requests.length, before, 'declined: nothing sent');
+    page.once('dialog', (dialog) => dialog.accept());
+    await forget.locator('button:has-text("Run")').click();
+    await forget.locator('.outcome.ok').waitFor();
+    assert.equal(agentServer.requests.length, before + 1);
+  });
+
+  test('the keyboard alone finds an agent and scrolls its document', async () => {
+    await page.goto(`${registry.url}/`);
+    await page.locator('#results > li').first().waitFor();
+    await page.focus('#query');
+    await page.keyboard.type('weather forecast');
+    await page.keyboard.press('Enter');
+    await page.locator('#results > li:first-child[data-agent-id="weather"]').waitFor();
+    await page.focus('#query');
+    let focused = '';
+    for (let presses = 0; presses < 40 && focused !== 'weather'; presses++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() =>
+        document.activeElement?.matches('#results a.open')
+          ? (document.activeElement.closest('li')?.getAttribute('data-agent-id') ?? '')
+          : '',
+      );
+    }
+    assert.equal(focused, 'weather', 'Tab reaches the first result');
+    await page.keyboard.press('Enter');
+    await page.locator('h1', { hasText: /^Weather Forecaster$/ }).waitFor();
+    await page.locator('#document', { hasText: '"name"' }).waitFor();
+    await page.focus('#document');
+    await page.keyboard.press('PageDown');
+    await page.waitForFunction(() => (document.getElementById('document')?.scrollTop ?? 0) > 0);
   });
 
   test('an agent link opens the agent by itself, and Back returns to the search', async () => {
@@ -215,9 +263,12 @@ describe('the web app', () => {
     await page.waitForURL(/\/app\/agents\/translator\?try=translate$/);
     await page.getByLabel(/^text/).fill('bonjour');
     await page.getByLabel(/^target/).selectOption({ label: 'de' });
-    await page.click('.try button:has-text("Run")');
-    await page.locator('.outcome.ok').waitFor();
-    assert.match((await page.locator('.output').textContent()) ?? '', /\[de\] bonjour/);
+    await page.click('[data-operation="translate"] button:has-text("Run")');
+    await page.locator('[data-operation="translate"] .outcome.ok').waitFor();
+    assert.match(
+      (await page.locator('[data-operation="translate"] .output').textContent()) ?? '',
+      /\[de\] bonjour/,
+    );
   });
 
   test('agent text is shown as text: HTML in a description never becomes markup', async () => {
@@ -303,7 +354,8 @@ describe('the web app', () => {
       for (const path of pages) {
         await checked.goto(`${registry.url}${path}`);
         await checked.waitForLoadState('networkidle');
-        if (path.startsWith('/app/agents/')) await checked.click('.operation summary:has-text("Try it")');
+        if (path.startsWith('/app/agents/'))
+          await checked.locator('.operation summary:has-text("Try it")').first().click();
         await checked.addScriptTag({ path: AXE_SOURCE });
         const violations = (await checked.evaluate(async () => {
           const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
