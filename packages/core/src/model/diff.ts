@@ -3,7 +3,7 @@
  * change history all speak in these paths: `version`, `surface.entities`, `operations[search].rateLimit`,
  * `bindings.mcp`, `extensions.woa`.
  */
-import { jsonEqual } from '../json/values.js';
+import { JsonValueSet, jsonEqual } from '../json/values.js';
 import type { Agent, Binding, Operation } from './agent.js';
 
 /** Agent fields compared one level deeper, because formats carry parts of them. */
@@ -63,8 +63,9 @@ function lostOperationFields(before: Operation, after: Operation): string[] {
 /** Kinds of the bindings in `before` that have no structurally equal binding in `after`. */
 function lostBindingKinds(before: readonly Binding[], after: readonly Binding[]): string[] {
   const kinds = new Set<string>();
+  const kept = new JsonValueSet(after);
   for (const binding of before) {
-    if (!after.some((other) => jsonEqual(binding, other))) kinds.add(binding.kind);
+    if (!kept.has(binding)) kinds.add(binding.kind);
   }
   return [...kinds];
 }

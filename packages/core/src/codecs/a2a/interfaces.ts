@@ -6,7 +6,7 @@
  */
 import type { IssueCollector } from '../../issues.js';
 import { type FieldOptions, ObjectReader } from '../../json/reader.js';
-import { compact, jsonEqual, setOwn } from '../../json/values.js';
+import { compact, JsonValueSet, jsonEqual, setOwn } from '../../json/values.js';
 import type { A2aBinding, Agent, JsonObject } from '../../model/agent.js';
 import { encodeUriComponentSafe } from '../../uri-component.js';
 import { isAbsoluteUrl, trimTrailingSlash } from '../urls.js';
@@ -73,8 +73,9 @@ export function readInterfaces(
   context: ReadContext,
 ): A2aBinding[] {
   const bindings: A2aBinding[] = [];
+  const seen = new JsonValueSet();
   const add = (binding: A2aBinding): void => {
-    if (!bindings.some((known) => jsonEqual(known, binding))) bindings.push(binding);
+    if (seen.add(binding)) bindings.push(binding);
   };
   const { issues, sections } = context;
   const required = { required: true, section: sections.interface };
@@ -242,13 +243,14 @@ export function writeInterfaces(agent: Agent, baseUrl: string | undefined): Writ
   const fields: JsonObject = { url: primary.url, preferredTransport: primary.protocolBinding };
   if (bindings.length > 1) {
     const additional: JsonObject[] = [];
+    const seen = new JsonValueSet();
     for (const binding of bindings) {
       const entry = {
         ...writableExtensions(binding, V03_INTERFACE_FIELDS),
         url: binding.url,
         transport: binding.protocolBinding,
       };
-      if (!additional.some((known) => jsonEqual(known, entry))) additional.push(entry);
+      if (seen.add(entry)) additional.push(entry);
     }
     fields['additionalInterfaces'] = additional;
   }

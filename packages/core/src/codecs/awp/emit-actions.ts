@@ -6,7 +6,7 @@
 import { IssueCollector, optionMention } from '../../issues.js';
 import { joinPointer } from '../../json/pointer.js';
 import { ObjectReader } from '../../json/reader.js';
-import { jsonEqual, setOwn } from '../../json/values.js';
+import { JsonValueSet, jsonEqual, setOwn } from '../../json/values.js';
 import type {
   Agent,
   Binding,
@@ -199,9 +199,10 @@ function schemaLoss(what: 'input' | 'output', before: JsonSchema, after: JsonSch
 
 function reportBindingLosses(writer: ActionWriter, readBack: readonly Binding[]): void {
   const reported = new Set<string>();
+  const kept = new JsonValueSet(readBack);
   for (const binding of writer.agent.bindings) {
     if (!CARRIED_BINDING_KINDS.has(binding.kind) || reported.has(binding.kind)) continue;
-    if (readBack.some((candidate) => jsonEqual(candidate, binding))) continue;
+    if (kept.has(binding)) continue;
     reported.add(binding.kind);
     writer.lose(
       `bindings.${binding.kind}`,
