@@ -3,14 +3,14 @@
  * deliberate 5xx) on purpose. Any other error a handler throws becomes a 500 whose body says nothing about it.
  */
 import { STATUS_CODES } from 'node:http';
+import { problemDetails } from '@agentry/core';
 import type { Problem, ProblemFailure } from './runtime/types.js';
 
-/** Where the problem types of Agentry hosts live; the last segment names the problem (agent:// §9 style). */
-export const PROBLEM_TYPE_BASE = 'https://w3id.org/agentry/problems/';
+export { MAX_LISTED_FAILURES, PROBLEM_TYPE_BASE } from '@agentry/core';
 
 export interface ProblemInit {
   status: number;
-  /** Stable machine-readable code, e.g. `out_of_stock`; also (hyphenated) the last segment of the default `type`. */
+  /** Stable machine-readable code, e.g. `OutOfStock`; also (hyphenated) the last segment of the default `type`. */
   code?: string;
   title?: string;
   detail?: string;
@@ -20,27 +20,19 @@ export interface ProblemInit {
   [extension: string]: unknown;
 }
 
-/**
- * Failures listed in one problem at most: the first ones, and `errors_truncated` counting the rest, so that a small
- * hostile input cannot make a large answer.
- */
-export const MAX_LISTED_FAILURES = 100;
-
-/** A problem with `type` and `title` filled in from the code and status when not given. */
+/** A problem with `type` and `title` filled in from the code and status when not given (core's one builder). */
 export function problem(init: ProblemInit): Problem {
-  const { status, code, title, type, ...rest } = init;
-  if (rest.errors !== undefined && rest.errors.length > MAX_LISTED_FAILURES) {
-    rest['errors_truncated'] = rest.errors.length - MAX_LISTED_FAILURES;
-    rest.errors = rest.errors.slice(0, MAX_LISTED_FAILURES);
-  }
-  const out: Problem = {
-    type: type ?? (code === undefined ? 'about:blank' : PROBLEM_TYPE_BASE + kebab(code)),
-    title: title ?? STATUS_CODES[status] ?? 'Error',
+  const { status, code, title, type, detail, instance, errors, ...extensions } = init;
+  return problemDetails({
     status,
-  };
-  if (code !== undefined) out.code = code;
-  for (const [key, value] of Object.entries(rest)) if (value !== undefined) out[key] = value;
-  return out;
+    title: title ?? STATUS_CODES[status] ?? 'Error',
+    code,
+    detail,
+    type,
+    instance,
+    errors,
+    extensions,
+  }) as Problem;
 }
 
 /**
@@ -86,15 +78,6 @@ function isProblemLike(value: unknown): value is ProblemInit {
   if (typeof value !== 'object' || value === null) return false;
   const status = (value as { status?: unknown }).status;
   return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599;
-}
-
-/** `operation_not_found` (or `OperationNotFound`) → `operation-not-found`, as the policies' problem types. */
-function kebab(code: string): string {
-  return code
-    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-    .replace(/[^A-Za-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .toLowerCase();
 }
 
 /** The problems the host itself answers, in one place so that codes and titles stay consistent. */

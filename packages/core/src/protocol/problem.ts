@@ -9,8 +9,6 @@
  * (`rate_limited`); the type URIs are unchanged, and the client reads both spellings. Codes an agent's own
  * handler chooses are its own and are sent as written.
  */
-import type { JsonValue } from '../model/agent.js';
-
 /** Where the problem types of Agentry's servers live; the last segment names the problem (agent:// §9 style). */
 export const PROBLEM_TYPE_BASE = 'https://w3id.org/agentry/problems/';
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
@@ -21,11 +19,10 @@ export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
  */
 export const MAX_LISTED_FAILURES = 100;
 
-/** One failure of a problem, with the JSON pointer of the offending input. */
+/** One failure of a problem, with the JSON pointer of the offending input (and any members of its own). */
 export interface ProblemFailure {
   pointer: string;
   detail: string;
-  [member: string]: JsonValue | undefined;
 }
 
 export interface ProblemDetailsInit {
@@ -80,8 +77,17 @@ export function problemDetails(init: ProblemDetailsInit): ProblemDetailsBody {
   for (const [key, value] of Object.entries(init.extensions ?? {})) {
     if (value !== undefined && !Object.hasOwn(body, key)) body[key] = value;
   }
-  if (init.aidipError === true && code !== undefined) body['error'] = { code, message: detail ?? init.title };
+  if (init.aidipError === true) body['error'] = aidipErrorOf(body);
   return body;
+}
+
+/**
+ * AIDIP's error object (§5.2) for a problem: its code (else the type's last segment) and its detail (else its
+ * title). Servers write it beside the RFC 9457 members so that clients of either convention read one failure.
+ */
+export function aidipErrorOf(problem: ProblemDetailsBody): { code: string; message: string } {
+  const code = problem.code ?? problem.type.split('/').pop() ?? 'error';
+  return { code, message: problem.detail ?? problem.title };
 }
 
 /** `OperationNotFound` or `operation_not_found` → `operation-not-found`. */

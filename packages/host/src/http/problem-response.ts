@@ -2,14 +2,14 @@
  * Problems as HTTP answers: `application/problem+json` (RFC 9457) whose body also carries AIDIP's
  * `{"error": {"code", "message"}}`, so that clients of either convention read the same failure.
  */
+import { aidipErrorOf, PROBLEM_MEDIA_TYPE } from '@agentry/core';
 import type { Problem } from '../runtime/types.js';
 import { type Answer, withFields } from './answer.js';
 
-export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+export { PROBLEM_MEDIA_TYPE } from '@agentry/core';
 
 export function problemBody(problem: Problem): Record<string, unknown> {
-  const code = problem.code ?? problem.type.split('/').pop() ?? 'error';
-  return { ...problem, error: { code, message: problem.detail ?? problem.title } };
+  return { ...problem, error: aidipErrorOf(problem) };
 }
 
 export function problemAnswer(problem: Problem, headers?: Headers | Record<string, string>): Answer {

@@ -2,16 +2,9 @@
  * Error responses: RFC 9457 problem details that also carry the AIDIP error object (§5.2), so a client of either
  * convention reads them: `{type, title, status, detail, code, errors?, error: {code, message}}`.
  */
-import type { ValidationIssue } from '@agentry/core';
+import { PROBLEM_MEDIA_TYPE, problemDetails, type ValidationIssue } from '@agentry/core';
 
-export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
-
-/**
- * Failures listed in one answer at most: the first ones, and `errors_truncated` counting the rest, so that a small
- * hostile request cannot make a large answer (one issue per item of a huge list).
- */
-export const MAX_LISTED_FAILURES = 100;
-const PROBLEM_BASE = 'https://w3id.org/agentry/problems/';
+export { MAX_LISTED_FAILURES, PROBLEM_MEDIA_TYPE } from '@agentry/core';
 
 /** AIDIP-style error codes (§5.2 names InvalidInput, Unauthorized, NotFound; the rest follow their pattern). */
 export type ErrorCode =
@@ -51,21 +44,16 @@ export interface ProblemInit {
 }
 
 export function problem(init: ProblemInit): Response {
-  const body: Record<string, unknown> = {
-    type: `${PROBLEM_BASE}${kebab(init.code)}`,
-    title: init.title,
+  const body = problemDetails({
     status: init.status,
-    detail: init.detail,
+    title: init.title,
     code: init.code,
-  };
-  if (init.pointer !== undefined) body['pointer'] = init.pointer;
-  if (init.errors !== undefined && init.errors.length > 0) {
-    body['errors'] = init.errors.slice(0, MAX_LISTED_FAILURES);
-    if (init.errors.length > MAX_LISTED_FAILURES)
-      body['errors_truncated'] = init.errors.length - MAX_LISTED_FAILURES;
-  }
-  for (const [key, value] of Object.entries(init.extensions ?? {})) if (!(key in body)) body[key] = value;
-  body['error'] = { code: init.code, message: init.detail };
+    detail: init.detail,
+    pointer: init.pointer,
+    errors: init.errors,
+    aidipError: true,
+    extensions: init.extensions,
+  });
   return new Response(JSON.stringify(body), {
     status: init.status,
     headers: { 'content-type': PROBLEM_MEDIA_TYPE, 'cache-control': 'no-store', ...init.headers },
@@ -90,8 +78,4 @@ export function invalidInput(detail: string, pointer?: string, errors?: ProblemF
 
 export function notFound(detail: string): Response {
   return problem({ status: 404, code: 'NotFound', title: 'Not found', detail });
-}
-
-function kebab(code: string): string {
-  return code.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
 }

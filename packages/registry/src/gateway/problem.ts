@@ -4,12 +4,14 @@
  * clients of either convention read it.
  */
 import { STATUS_CODES } from 'node:http';
-import type { JsonObject, JsonValue } from '@agentry/core';
-import { MAX_LISTED_FAILURES } from '../api/problems.js';
+import {
+  problemDetails as buildProblem,
+  type JsonObject,
+  type JsonValue,
+  PROBLEM_MEDIA_TYPE,
+} from '@agentry/core';
 
-/** Where Agentry's problem types live (the same base as `@agentry/host`); the last segment names the problem. */
-export const PROBLEM_TYPE_BASE = 'https://w3id.org/agentry/problems/';
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+export { PROBLEM_MEDIA_TYPE as PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE } from '@agentry/core';
 
 export interface ProblemFailure {
   pointer: string;
@@ -37,34 +39,18 @@ export interface ProblemInit {
   extra?: Record<string, JsonValue | undefined>;
 }
 
+/** The gateway's problem: core's one builder, with the AIDIP error object; failures carry pointer and detail only. */
 export function problemDetails(init: ProblemInit): ProblemDetails {
-  const out: ProblemDetails = {
-    type: PROBLEM_TYPE_BASE + kebab(init.code),
-    title: init.title ?? STATUS_CODES[init.status] ?? 'Error',
+  return buildProblem({
     status: init.status,
-    detail: init.detail,
+    title: init.title ?? STATUS_CODES[init.status] ?? 'Error',
     code: init.code,
-    error: { code: init.code, message: init.detail },
-  };
-  if (init.pointer !== undefined) out['pointer'] = init.pointer;
-  if (init.errors !== undefined && init.errors.length > 0) {
-    // The first failures only, and how many more: a small hostile request must not make a large answer.
-    out['errors'] = init.errors
-      .slice(0, MAX_LISTED_FAILURES)
-      .map((failure) => ({ pointer: failure.pointer, detail: failure.detail }));
-    if (init.errors.length > MAX_LISTED_FAILURES)
-      out['errors_truncated'] = init.errors.length - MAX_LISTED_FAILURES;
-  }
-  for (const [key, value] of Object.entries(init.extra ?? {})) if (value !== undefined) out[key] = value;
-  return out;
-}
-
-/** `InvalidInput` → `invalid-input`. */
-function kebab(code: string): string {
-  return code
-    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-    .replace(/[^a-zA-Z0-9]+/g, '-')
-    .toLowerCase();
+    detail: init.detail,
+    pointer: init.pointer,
+    errors: init.errors?.map((failure) => ({ pointer: failure.pointer, detail: failure.detail })),
+    aidipError: true,
+    extensions: init.extra,
+  }) as ProblemDetails;
 }
 
 /** A problem as an HTTP response. */
@@ -73,6 +59,6 @@ export function problemResponse(
   headers: Headers | Record<string, string> = {},
 ): Response {
   const out = new Headers(headers);
-  out.set('content-type', PROBLEM_CONTENT_TYPE);
+  out.set('content-type', PROBLEM_MEDIA_TYPE);
   return new Response(JSON.stringify(problem), { status: problem.status, headers: out });
 }
