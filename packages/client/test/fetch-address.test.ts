@@ -278,6 +278,19 @@ describe('allowAddresses', () => {
     );
   });
 
+  it('lets an IPv4 entry in through the IPv4-mapped address of the same socket, and a mapped entry in through IPv4', () => {
+    const ipv4 = parseAllowList(['127.0.0.1:8443', '10.0.0.0/8']);
+    assert.equal(ipv4.allows('::ffff:7f00:1', 6, 8443), true);
+    assert.equal(ipv4.allows('::ffff:a01:203', 6, 1), true);
+    assert.equal(ipv4.allows('::7f00:1', 6, 8443), false);
+    assert.equal(ipv4.allows('::1', 6, 8443), false);
+    const mapped = parseAllowList(['[::ffff:0:0/96]:80', '::ffff:7f00:1']);
+    assert.equal(mapped.allows('8.8.8.8', 4, 80), true);
+    assert.equal(mapped.allows('8.8.8.8', 4, 81), false);
+    assert.equal(mapped.allows('127.0.0.1', 4, 81), true);
+    assert.equal(parseAllowList(['::/96']).allows('127.0.0.1', 4, 80), false);
+  });
+
   it('accepts any IPv4 spelling in an entry', () => {
     assert.equal(parseAllowList(['0x7f.1:80']).allows('127.0.0.1', 4, 80), true);
   });

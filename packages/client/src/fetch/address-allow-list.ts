@@ -4,12 +4,16 @@
  * optionally limited to one port (as in Stripe's smokescreen `allow_addresses`):
  *
  *   10.1.2.3   10.1.0.0/16   127.0.0.1:8443   10.1.0.0/16:443   fd00::5   fd00::/8   [::1]:8443   [fd00::/8]:443
+ *
+ * Entries and addresses are matched by ipaddr.js in IPv6 space, an IPv4 address standing as its IPv4-mapped form
+ * (`::ffff:10.1.2.3`, an IPv4 range's prefix plus 96): an entry for 127.0.0.1 lets in ::ffff:127.0.0.1, which reaches
+ * the same socket, and an entry for ::ffff:0:0/96 lets in every IPv4 address.
  */
-import { BlockList } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { parseIpLiteral } from './ip-literal.js';
 
 interface AllowEntry {
-  readonly list: BlockList;
+  readonly network: [ipaddr.IPv6, number];
   readonly port?: number;
 }
 
@@ -25,13 +29,18 @@ export function parseAllowList(entries: readonly string[] | undefined): AddressA
   if (entries === undefined || entries.length === 0) return NOTHING_ALLOWED;
   const parsed = entries.map(parseEntry);
   return {
-    allows: (address, family, port) =>
-      parsed.some(
-        (entry) =>
-          (entry.port === undefined || entry.port === port) &&
-          entry.list.check(address, family === 4 ? 'ipv4' : 'ipv6'),
-      ),
+    allows: (address, family, port) => {
+      const onPort = parsed.filter((entry) => entry.port === undefined || entry.port === port);
+      if (onPort.length === 0) return false;
+      const ipv6 = asIpv6(address, family);
+      return onPort.some((entry) => ipv6.match(entry.network));
+    },
   };
+}
+
+/** The address in IPv6 space: itself, or for IPv4 its IPv4-mapped form. */
+function asIpv6(address: string, family: 4 | 6): ipaddr.IPv6 {
+  return family === 4 ? ipaddr.IPv4.parse(address).toIPv4MappedAddress() : ipaddr.IPv6.parse(address);
 }
 
 function parseEntry(entry: string): AllowEntry {
@@ -48,9 +57,11 @@ function parseEntry(entry: string): AllowEntry {
   const maxPrefix = literal.family === 4 ? 32 : 128;
   const prefix = prefixText === undefined ? maxPrefix : Number(prefixText);
   if (!/^\d+$/.test(prefixText ?? '0') || prefix > maxPrefix) throw invalid();
-  const list = new BlockList();
-  list.addSubnet(literal.address, prefix, literal.family === 4 ? 'ipv4' : 'ipv6');
-  return port === undefined ? { list } : { list, port };
+  const network: [ipaddr.IPv6, number] = [
+    asIpv6(literal.address, literal.family),
+    literal.family === 4 ? 96 + prefix : prefix,
+  ];
+  return port === undefined ? { network } : { network, port };
 }
 
 /** `[v6...]:port`, `v4...:port` (exactly one colon), or a bare address/range with no port. */

@@ -1,11 +1,14 @@
 /**
- * Whether an IP address is public: the SSRF rule of the secure fetcher. Ranges are matched with node:net's
- * `BlockList`; IPv6 ranges that embed an IPv4 address (NAT64, 6to4) are matched against the IPv4 rules by building
- * the embedded networks up front (64:ff9b::7f00:0/104 for 127.0.0.0/8), so nothing here does bit arithmetic.
+ * Whether an IP address is public: the SSRF rule of the secure fetcher. ipaddr.js reads the range tables' CIDRs and
+ * matches addresses against them; IPv6 addresses that embed an IPv4 address (NAT64, 6to4) are judged by the IPv4
+ * address ipaddr.js's bytes give. Addresses come in already read by `parseIpLiteral` (see there for why ipaddr.js
+ * does not read untrusted text here); verdicts are remembered per address by `AddressVerdicts`, as each ipaddr.js
+ * parse runs its regular expressions.
  */
-import { BlockList } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { type IpLiteral, parseIpLiteral } from './ip-literal.js';
 import {
+  type EmbeddingRange,
   IPV4_EMBEDDING_IPV6,
   IPV6_GLOBAL_UNICAST,
   NON_PUBLIC_IPV4,
@@ -33,72 +36,34 @@ export interface NonPublicAddress {
   readonly embeds?: { readonly range: string; readonly kind: string };
 }
 
-type Family = 'ipv4' | 'ipv6';
-
-interface Rule {
-  readonly family: Family;
-  readonly network: string;
-  readonly prefix: number;
-  readonly list: BlockList;
-  readonly verdict: Omit<NonPublicAddress, 'public' | 'address' | 'family'>;
+interface Rule<Address> {
+  readonly network: [Address, number];
+  readonly range: SpecialRange;
 }
 
-function splitCidr(cidr: string): { network: string; prefix: number } {
-  const [network = '', prefix = ''] = cidr.split('/');
-  return { network, prefix: Number(prefix) };
-}
-
-function subnet(family: Family, network: string, prefix: number): BlockList {
-  const list = new BlockList();
-  list.addSubnet(network, prefix, family);
-  return list;
-}
-
-function rulesFor(family: Family, ranges: readonly SpecialRange[]): Rule[] {
-  return ranges.map(({ cidr, name }) => {
-    const { network, prefix } = splitCidr(cidr);
-    return {
-      family,
-      network,
-      prefix,
-      list: subnet(family, network, prefix),
-      verdict: { range: cidr, kind: name },
-    };
-  });
-}
-
-function embeddingRules(): Rule[] {
-  return IPV4_EMBEDDING_IPV6.flatMap((embedding) =>
-    NON_PUBLIC_IPV4.map(({ cidr, name }) => {
-      const { network, prefix } = splitCidr(cidr);
-      const embedded = embedding.embed(network, prefix);
-      return {
-        family: 'ipv6' as const,
-        network: embedded.address,
-        prefix: embedded.prefix,
-        list: subnet('ipv6', embedded.address, embedded.prefix),
-        verdict: { range: embedding.cidr, kind: embedding.name, embeds: { range: cidr, kind: name } },
-      };
-    }),
-  );
+function rulesFor<Address>(
+  ranges: readonly SpecialRange[],
+  parseCidr: (cidr: string) => [Address, number],
+): Rule<Address>[] {
+  return ranges.map((range) => ({ network: parseCidr(range.cidr), range }));
 }
 
 // Narrower ranges come first in each table, so the first match names the address precisely.
-const IPV4_RULES = rulesFor('ipv4', NON_PUBLIC_IPV4);
-const IPV6_RULES = [...rulesFor('ipv6', NON_PUBLIC_IPV6), ...embeddingRules()];
-// Every rule of a family in one list: one check (each check allocates) answers whether an address is public; the
-// rules are consulted one by one only to name the range of an address that is not.
-function anyOf(rules: readonly Rule[]): BlockList {
-  const list = new BlockList();
-  for (const { family, network, prefix } of rules) list.addSubnet(network, prefix, family);
-  return list;
+const IPV4_RULES = rulesFor(NON_PUBLIC_IPV4, (cidr) => ipaddr.IPv4.parseCIDR(cidr));
+const IPV6_RULES = rulesFor(NON_PUBLIC_IPV6, (cidr) => ipaddr.IPv6.parseCIDR(cidr));
+const EMBEDDING_RULES = IPV4_EMBEDDING_IPV6.map((range) => ({
+  network: ipaddr.IPv6.parseCIDR(range.cidr),
+  range,
+}));
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR(IPV6_GLOBAL_UNICAST);
+const NAT64 = EMBEDDING_RULES[0]!.network;
+
+function firstMatch<
+  Address extends { match(network: [Address, number]): boolean },
+  R extends { network: [Address, number] },
+>(address: Address, rules: readonly R[]): R | undefined {
+  return rules.find((rule) => address.match(rule.network));
 }
-const ANY_IPV4 = anyOf(IPV4_RULES);
-const ANY_IPV6 = anyOf(IPV6_RULES);
-const global = splitCidr(IPV6_GLOBAL_UNICAST);
-const GLOBAL_UNICAST = subnet('ipv6', global.network, global.prefix);
-const nat64 = splitCidr(IPV4_EMBEDDING_IPV6[0]!.cidr);
-const NAT64 = subnet('ipv6', nat64.network, nat64.prefix);
 
 /**
  * Classifies an IP address, in any spelling `parseIpLiteral` reads (a zone id is ignored: it picks a link, and the
@@ -112,18 +77,34 @@ export function classifyAddress(text: string): AddressClass {
 
 /** Classifies an address already parsed by `parseIpLiteral`. */
 export function classifyLiteral({ address, family }: IpLiteral): AddressClass {
-  const familyName: Family = family === 4 ? 'ipv4' : 'ipv6';
-  if ((family === 4 ? ANY_IPV4 : ANY_IPV6).check(address, familyName)) {
-    const rules = family === 4 ? IPV4_RULES : IPV6_RULES;
-    const matched = rules.find((rule) => rule.list.check(address, familyName))!;
-    return { public: false, address, family, ...matched.verdict };
+  if (family === 4) {
+    const matched = firstMatch(ipaddr.IPv4.parse(address), IPV4_RULES);
+    return matched === undefined
+      ? { public: true, address, family }
+      : { public: false, address, family, range: matched.range.cidr, kind: matched.range.name };
   }
-  if (family === 4) return { public: true, address, family };
+  const ipv6 = ipaddr.IPv6.parse(address);
+  const matched = firstMatch(ipv6, IPV6_RULES);
+  if (matched !== undefined) {
+    return { public: false, address, family, range: matched.range.cidr, kind: matched.range.name };
+  }
+  const embedding = firstMatch(ipv6, EMBEDDING_RULES);
+  if (embedding !== undefined) {
+    const embeds = embeddedNonPublic(ipv6, embedding.range);
+    if (embeds !== undefined) {
+      return {
+        public: false,
+        address,
+        family,
+        range: embedding.range.cidr,
+        kind: embedding.range.name,
+        embeds,
+      };
+    }
+  }
   // NAT64 lies outside global unicast, yet a NAT64 address embedding a public IPv4 address is how an IPv6-only
   // network reaches a public IPv4 host.
-  if (GLOBAL_UNICAST.check(address, 'ipv6') || NAT64.check(address, 'ipv6')) {
-    return { public: true, address, family };
-  }
+  if (ipv6.match(GLOBAL_UNICAST) || ipv6.match(NAT64)) return { public: true, address, family };
   return {
     public: false,
     address,
@@ -131,6 +112,16 @@ export function classifyLiteral({ address, family }: IpLiteral): AddressClass {
     range: IPV6_GLOBAL_UNICAST,
     kind: 'outside global unicast, unassigned',
   };
+}
+
+/** The non-public IPv4 range of the address a NAT64 or 6to4 address carries, or undefined when it is public. */
+function embeddedNonPublic(
+  ipv6: ipaddr.IPv6,
+  embedding: EmbeddingRange,
+): { range: string; kind: string } | undefined {
+  const bytes = ipv6.toByteArray().slice(embedding.ipv4At, embedding.ipv4At + 4);
+  const matched = firstMatch(new ipaddr.IPv4(bytes), IPV4_RULES);
+  return matched === undefined ? undefined : { range: matched.range.cidr, kind: matched.range.name };
 }
 
 /** True when `text` is a public IP address. */

@@ -1,9 +1,9 @@
 /**
  * The policy's verdict on connecting to an address on a port, remembered per address: the verdict is a pure function
  * of the address, the port and the policy (which is fixed when the fetcher is created), so every request still has
- * each address it resolved to checked, without classifying the same address over and over (each `BlockList` check
- * builds a `SocketAddress`). Only verdicts are remembered, never what a name resolves to. The tables are bounded:
- * the oldest entries go first (all of them, when too many ports are in use).
+ * each address it resolved to checked, without classifying the same address over and over (each classification
+ * parses the address with ipaddr.js's regular expressions). Only verdicts are remembered, never what a name resolves
+ * to. The tables are bounded: the oldest entries go first (all of them, when too many ports are in use).
  */
 
 import type { AddressAllowList } from './address-allow-list.js';

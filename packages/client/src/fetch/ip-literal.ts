@@ -2,7 +2,15 @@
  * Recognises an IP address written as a host, in every spelling the WHATWG URL parser accepts (decimal
  * `2130706433`, octal `0177.0.0.1`, hex `0x7f.1`, short `127.1`, percent-encoded, full-width digits, a trailing dot,
  * bracketed IPv6) and a few it does not (IPv6 without brackets, with a zone id `fe80::1%eth0` or `%25eth0`).
- * The URL parser does the IPv4 number parsing and the IPv6 normalisation; this only routes the text to it.
+ *
+ * The URL parser (the parser `fetch` itself uses) reads IPv4 numbers and writes the canonical IPv6 form, and node's
+ * `isIP` (inet_pton's grammar) decides what is IPv6; ipaddr.js, which judges addresses in `address-policy.ts`, reads
+ * only the canonical text this returns. Its own grammar differs from the one the fetch stack reads a host by, and a
+ * guard that reads a host differently from the code that connects is an SSRF bypass: it refuses `127.0.0.1.`,
+ * `0x.0x.0x.0x` (0.0.0.0), full-width and percent-encoded digits, all of which the URL parser turns into an IPv4
+ * address; it reads `::ffff:0177.0.0.1` as ::ffff:177.0.0.1 where inet_aton reads octal 127, and the
+ * IPv4-compatible `::127.0.0.1` as the IPv4-mapped ::ffff:127.0.0.1; it takes only alphanumeric zone ids and keeps
+ * RFC 6874's `%25` as part of the zone, so the zone id is split off here.
  */
 import { isIP } from 'node:net';
 
@@ -45,7 +53,10 @@ function parseIpv6(text: string): IpLiteral | undefined {
   return zone === '' ? undefined : { address, family: 6, zone };
 }
 
-/** RFC 5952 form (`::ffff:7f00:1` for `0:0:0:0:0:ffff:127.0.0.1`), by way of the URL parser's IPv6 serialiser. */
+/**
+ * RFC 5952 form (`::ffff:7f00:1` for `0:0:0:0:0:ffff:127.0.0.1`), by way of the URL parser's IPv6 serialiser, which
+ * writes an embedded IPv4 address in hex, the only form `address-policy.ts` hands to ipaddr.js.
+ */
 export function canonicalIpv6(address: string): string {
   return new URL(`http://[${address}]/`).hostname.slice(1, -1);
 }

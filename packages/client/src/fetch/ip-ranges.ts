@@ -59,25 +59,13 @@ export const NON_PUBLIC_IPV6: readonly SpecialRange[] = [
 
 /** IPv6 ranges that carry an IPv4 address inside them; the address is as public as the IPv4 address it embeds. */
 export interface EmbeddingRange extends SpecialRange {
-  /** Builds the IPv6 network that embeds a given IPv4 network, e.g. 64:ff9b::7f00:0/104 for 127.0.0.0/8. */
-  embed(ipv4: string, prefix: number): { address: string; prefix: number };
+  /** Where the embedded IPv4 address starts, in bytes of the IPv6 address (RFC 6052 §2.2 with a /96 prefix). */
+  readonly ipv4At: number;
 }
 
 export const IPV4_EMBEDDING_IPV6: readonly EmbeddingRange[] = [
-  {
-    cidr: '64:ff9b::/96',
-    name: 'NAT64, RFC 6052',
-    embed: (ipv4, prefix) => ({ address: `64:ff9b::${ipv4}`, prefix: 96 + prefix }),
-  },
-  {
-    cidr: '2002::/16',
-    name: '6to4, RFC 3056',
-    embed: (ipv4, prefix) => {
-      const [a = 0, b = 0, c = 0, d = 0] = ipv4.split('.').map(Number);
-      const hex = (high: number, low: number): string => ((high << 8) | low).toString(16);
-      return { address: `2002:${hex(a, b)}:${hex(c, d)}::`, prefix: 16 + prefix };
-    },
-  },
+  { cidr: '64:ff9b::/96', name: 'NAT64, RFC 6052', ipv4At: 12 },
+  { cidr: '2002::/16', name: '6to4, RFC 3056', ipv4At: 2 },
 ];
 
 /** Everything public in IPv6 is global unicast; addresses outside it that no range above names are unassigned. */
