@@ -233,7 +233,7 @@ export function schemaControl(schema, name, required) {
  */
 export function inputForm(schema) {
   const hasFields = schema && typeof schema === 'object' && Object.keys(schema).length > 0;
-  const root = hasFields ? schemaControl(schema, 'input', true) : undefined;
+  const root = hasFields ? schemaControl(schema, 'Input', true) : undefined;
   const fields = h(
     'div',
     { class: 'generated' },

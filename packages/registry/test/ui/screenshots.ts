@@ -1,7 +1,7 @@
 /**
  * Screenshots of the web app for docs/web.md, at desktop (1280 px) and phone (390 px) width, taken from the same
  * demo registry the browser test drives: `npx tsx packages/registry/test/ui/screenshots.ts` (Debian's chromium).
- * Writes docs/images/web-<page>-<desktop|phone>.png.
+ * Writes docs/images/web-<page>-<desktop|phone>.png, and -dark variants of the search and agent pages at desktop width.
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -67,7 +67,7 @@ for (const [device, width, height] of [
     const context = await browser.newContext({ viewport: { width, height }, colorScheme: scheme });
     const page = await context.newPage();
     for (const shot of shots) {
-      if (scheme === 'dark' && !['search', 'agent'].includes(shot.name)) continue;
+      if (scheme === 'dark' && (device === 'phone' || !['search', 'agent'].includes(shot.name))) continue;
       if (shot.token !== undefined) await withToken(page, shot.token);
       await page.goto(`${registry.url}${shot.path}`);
       await page.waitForLoadState('networkidle');

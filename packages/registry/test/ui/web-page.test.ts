@@ -319,19 +319,24 @@ describe('the web app', () => {
   });
 
   test('on a phone, a result opens its page at the top, and nothing is wider than the screen', async () => {
-    const phone = await newPage({ width: 390, height: 844 });
+    const phone = await newPage({ width: 360, height: 740 });
     await phone.goto(`${registry.url}/?q=weather`);
     await phone.locator('#results > li[data-agent-id="weather"] a.open').click();
     const heading = phone.locator('h1', { hasText: /^Weather Forecaster$/ });
     await heading.waitFor();
     const box = await heading.boundingBox();
-    assert.ok(box !== null && box.y >= 0 && box.y + box.height <= 844, JSON.stringify(box));
-    for (const path of ['/app/agents/translator', '/?q=translate', '/app/resolve?intent=translate+text']) {
+    assert.ok(box !== null && box.y >= 0 && box.y + box.height <= 740, JSON.stringify(box));
+    for (const path of [
+      '/app/agents/translator',
+      '/?q=translate',
+      '/app/resolve?intent=translate+text',
+      '/app/operate',
+    ]) {
       await phone.goto(`${registry.url}${path}`);
       await phone.locator('h1').first().waitFor({ state: 'attached' });
       await phone.waitForLoadState('networkidle');
       const width = await phone.evaluate(() => document.documentElement.scrollWidth);
-      assert.ok(width <= 390, `${path} is ${width} px wide on a 390 px screen`);
+      assert.ok(width <= 360, `${path} is ${width} px wide on a 360 px screen`);
     }
     await phone.context().close();
   });
