@@ -1,6 +1,7 @@
 /**
  * The code examples of the documentation, type-checked so that they cannot drift from the code: every ```ts fence
- * in an `@example` of the packages' sources, and every ```ts fence of the READMEs (the root one and each package's).
+ * in an `@example` of the packages' sources, and every ```ts fence of the READMEs (the root one and each package's)
+ * and of the user guide (docs/*.md).
  * Each example is compiled as a module of its own, beside the file it comes from (so `@agentry/*`, `zod` and the
  * rest resolve as they would for a reader there), in one TypeScript program against the packages' built
  * declarations (`npx tsc -b` first). A fence tagged ```ts no-check is left out (a fragment, shown for its shape).
@@ -15,10 +16,18 @@ import ts from 'typescript';
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 const LIBRARY_PACKAGES = ['core', 'client', 'host', 'registry'];
-const README_FILES = [
-  'README.md',
-  ...['core', 'client', 'host', 'registry', 'cli'].map((p) => `packages/${p}/README.md`),
-];
+/** The Markdown whose ```ts fences are checked: the READMEs and the user guide. */
+function markdownFiles(): string[] {
+  const guide = readdirSync(join(repoRoot, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`);
+  return [
+    'README.md',
+    ...['core', 'client', 'host', 'registry', 'cli'].map((p) => `packages/${p}/README.md`),
+    ...guide,
+  ];
+}
 
 export interface DocExample {
   /** The file it is written in, relative to the repository. */
@@ -36,7 +45,7 @@ export interface ExampleError {
   message: string;
 }
 
-/** Every example of the sources' doc comments and of the READMEs. */
+/** Every example of the sources' doc comments, the READMEs and docs/*.md. */
 export function collectDocExamples(): DocExample[] {
   const examples: DocExample[] = [];
   for (const pkg of LIBRARY_PACKAGES) {
@@ -44,7 +53,7 @@ export function collectDocExamples(): DocExample[] {
       examples.push(...sourceExamples(relative(repoRoot, file), readFileSync(file, 'utf8')));
     }
   }
-  for (const file of README_FILES) {
+  for (const file of markdownFiles()) {
     let text: string;
     try {
       text = readFileSync(join(repoRoot, file), 'utf8');

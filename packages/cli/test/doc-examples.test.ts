@@ -1,6 +1,6 @@
 /**
  * The documentation's code examples compile against the packages as built: the `@example` of each entry point and
- * the TypeScript of the READMEs (scripts/doc-examples.ts). It reads the packages' declarations, so `npx tsc -b`
+ * the TypeScript of the READMEs and docs/*.md, but for fences tagged `ts no-check` (scripts/doc-examples.ts). It reads the packages' declarations, so `npx tsc -b`
  * comes first, as for the other CLI tests.
  */
 import assert from 'node:assert/strict';
