@@ -1,6 +1,9 @@
 /**
  * The Prometheus text exposition format, version 0.0.4: the few rules a renderer needs (names, label and help
- * escaping, sample values), kept apart from what the registry measures.
+ * escaping, sample values), kept apart from what the registry measures. prom-client keeps the series; its own
+ * writer is not used, as it spells NaN `Nan` (the format says `NaN`), writes a histogram's `le` before the series'
+ * labels and leaves a blank line between families, so a scrape would differ from the one the tests and dashboards
+ * read. Rendering its values here is a dozen lines.
  */
 
 export const EXPOSITION_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';

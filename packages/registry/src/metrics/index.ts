@@ -6,11 +6,11 @@ export {
   formatValue,
   isMetricName,
 } from './exposition.js';
-export { OVERFLOW_LABEL_VALUE } from './families.js';
 export {
   createMetrics,
   INVOCATION_BUCKETS,
   type Metrics,
   type MetricsOptions,
+  OVERFLOW_LABEL_VALUE,
   REQUEST_BUCKETS,
 } from './metrics.js';

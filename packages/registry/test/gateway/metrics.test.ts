@@ -51,12 +51,12 @@ function checkExposition(text: string): void {
 }
 
 describe('metrics', () => {
-  it('counts requests and renders histograms with cumulative buckets, sum and count', () => {
+  it('counts requests and renders histograms with cumulative buckets, sum and count', async () => {
     const metrics = createMetrics({ processMetrics: false });
     metrics.observeRequest('/agents/:id', 'get', 200, 0.4);
     metrics.observeRequest('/agents/:id', 'GET', 200, 3);
     metrics.observeRequest('/agents/:id', 'GET', 404, 30);
-    const text = metrics.render();
+    const text = await metrics.render();
     checkExposition(text);
     const s = samples(text);
     assert.equal(s.get('agentry_http_requests_total{route="/agents/:id",method="GET",status="200"}'), '2');
@@ -76,14 +76,14 @@ describe('metrics', () => {
     );
   });
 
-  it('counts invocations per agent and outcome, and folds agents beyond the limit into _other', () => {
+  it('counts invocations per agent and outcome, and folds agents beyond the limit into _other', async () => {
     const metrics = createMetrics({ processMetrics: false, maxAgentSeries: 2 });
     metrics.observeInvocation('a', true, 10);
     metrics.observeInvocation('a', false, 20);
     metrics.observeInvocation('b', true, 10);
     metrics.observeInvocation('c', true, 10);
     metrics.observeInvocation('d', false, 10);
-    const text = metrics.render();
+    const text = await metrics.render();
     checkExposition(text);
     const s = samples(text);
     assert.equal(s.get('agentry_gateway_invocations_total{agent="a",outcome="ok"}'), '1');
@@ -93,12 +93,12 @@ describe('metrics', () => {
     assert.equal(s.get('agentry_gateway_invocation_duration_seconds_count{agent="c"}'), undefined);
   });
 
-  it('sets gauges, refuses names Prometheus cannot read, and adds process figures', () => {
+  it('sets gauges, refuses names Prometheus cannot read, and adds process figures', async () => {
     const metrics = createMetrics();
     metrics.setGauge('agentry_registry_agents', 12, 'Agents stored.');
     metrics.setGauge('agentry_registry_agents', 13);
     assert.throws(() => metrics.setGauge('agents-stored', 1), TypeError);
-    const text = metrics.render();
+    const text = await metrics.render();
     checkExposition(text);
     assert.match(
       text,
@@ -107,22 +107,46 @@ describe('metrics', () => {
     assert.ok(Number(samples(text).get('process_resident_memory_bytes')) > 1e6);
   });
 
-  it('escapes label values so any route text stays one well-formed line', () => {
+  it('escapes label values so any route text stays one well-formed line', async () => {
     assert.equal(escapeLabelValue('a"b\\c\nd'), 'a\\"b\\\\c\\nd');
     assert.equal(formatValue(Number.POSITIVE_INFINITY), '+Inf');
     assert.equal(formatValue(Number.NaN), 'NaN');
-    fc.assert(
-      fc.property(
+    const escaped = createMetrics({ processMetrics: false });
+    escaped.observeRequest('a"b\\c\nd', 'GET', 200, 1);
+    escaped.setGauge('agentry_infinite', Number.POSITIVE_INFINITY);
+    escaped.setGauge('agentry_not_a_number', Number.NaN);
+    const text = await escaped.render();
+    checkExposition(text);
+    assert.match(
+      text,
+      /^agentry_http_requests_total\{route="a\\"b\\\\c\\nd",method="GET",status="200"\} 1$/m,
+    );
+    assert.match(text, /^agentry_infinite \+Inf$/m);
+    assert.match(text, /^agentry_not_a_number NaN$/m);
+    await fc.assert(
+      fc.asyncProperty(
         fc.string({ unit: 'binary' }),
         fc.string(),
         fc.integer({ min: 100, max: 599 }),
-        (route, method, status) => {
+        async (route, method, status) => {
           const metrics = createMetrics({ processMetrics: false });
           metrics.observeRequest(route, method, status, 1);
-          checkExposition(metrics.render());
+          checkExposition(await metrics.render());
         },
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('keeps the series of each registry apart', async () => {
+    const first = createMetrics({ processMetrics: false });
+    const second = createMetrics({ processMetrics: false });
+    first.observeInvocation('a', true, 10);
+    first.setGauge('agentry_registry_agents', 1);
+    second.setGauge('agentry_registry_agents', 2);
+    const s = samples(await second.render());
+    assert.equal(s.get('agentry_gateway_invocations_total{agent="a",outcome="ok"}'), undefined);
+    assert.equal(s.get('agentry_registry_agents'), '2');
+    assert.equal(samples(await first.render()).get('agentry_registry_agents'), '1');
   });
 });

@@ -25,10 +25,10 @@ export function systemRoutes(app: Hono<ApiEnv>, services: RegistryServices): voi
     return jsonResponse({ status: 'ok', version: settings.version });
   });
 
-  app.get('/metrics', (c) => {
+  app.get('/metrics', async (c) => {
     const refusal = requireAdmin(c.get('caller'));
     if (refusal !== undefined) return refusal;
-    return new Response(metrics.render(), {
+    return new Response(await metrics.render(), {
       headers: { 'content-type': EXPOSITION_CONTENT_TYPE, 'cache-control': 'no-store' },
     });
   });
