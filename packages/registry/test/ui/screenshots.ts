@@ -21,7 +21,7 @@ mkdirSync(OUT, { recursive: true });
 
 async function withToken(page: Page, token: string): Promise<void> {
   await page.goto(`${registry.url}/`);
-  await page.evaluate((value) => sessionStorage.setItem('agentry.token', value), token);
+  await page.evaluate(`sessionStorage.setItem('agentry.token', ${JSON.stringify(token)})`);
 }
 
 const shots: Array<{ name: string; path: string; token?: string; act?: (page: Page) => Promise<void> }> = [
@@ -36,7 +36,7 @@ const shots: Array<{ name: string; path: string; token?: string; act?: (page: Pa
       await page.getByLabel(/^target/).selectOption({ label: 'fr' });
       await page.click('[data-operation="translate"] button:has-text("Run")');
       await page.locator('[data-operation="translate"] .outcome.ok').waitFor();
-      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.evaluate('window.scrollTo(0, 0)');
     },
   },
   {
@@ -50,7 +50,7 @@ const shots: Array<{ name: string; path: string; token?: string; act?: (page: Pa
       await page.click('[data-operation="translate"] button:has-text("Run")');
       await page.locator('[data-operation="translate"] .outcome.ok').waitFor();
       await page.locator('.try .row').first().scrollIntoViewIfNeeded();
-      await page.evaluate(() => window.scrollBy(0, 200));
+      await page.evaluate('window.scrollBy(0, 200)');
     },
   },
   { name: 'flagged', path: '/app/agents/pushy' },
@@ -74,7 +74,7 @@ for (const [device, width, height] of [
       await shot.act?.(page);
       const suffix = scheme === 'dark' ? '-dark' : '';
       await page.screenshot({ path: `${OUT}web-${shot.name}-${device}${suffix}.png` });
-      await page.evaluate(() => sessionStorage.clear());
+      await page.evaluate('sessionStorage.clear()');
     }
     await context.close();
   }

@@ -79,7 +79,7 @@ async function resultIds(on: Page = page): Promise<string[]> {
 async function search(text: string, on: Page = page): Promise<void> {
   await on.fill('#query', text);
   await on.press('#query', 'Enter');
-  await on.waitForFunction((query) => new URL(location.href).searchParams.get('q') === (query || null), text);
+  await on.waitForURL((url) => url.searchParams.get('q') === (text || null));
 }
 
 async function useToken(token: string, on: Page = page): Promise<void> {
@@ -101,7 +101,7 @@ describe('the web app', () => {
     assert.ok(second.length > 0 && second.length <= 20);
     assert.ok(!second.includes('secret'), 'a restricted agent is not listed without a token');
     await page.goBack();
-    await page.waitForFunction(() => !location.search.includes('page=2'));
+    await page.waitForURL((url) => !url.searchParams.has('page'));
     await page.locator('#results > li').nth(19).waitFor();
   });
 
@@ -119,7 +119,7 @@ describe('the web app', () => {
     assert.equal(await nlp.locator('.count').textContent(), '1');
     await nlp.locator('input').check();
     await page.waitForURL(/tags=nlp/);
-    await page.waitForFunction(() => document.querySelectorAll('#results > li').length === 1);
+    await page.locator('#results > li').nth(1).waitFor({ state: 'detached' });
     assert.deepEqual(await resultIds(), ['translator']);
 
     await page.click('#results a.open');
@@ -185,10 +185,8 @@ describe('the web app', () => {
     let focused = '';
     for (let presses = 0; presses < 40 && focused !== 'weather'; presses++) {
       await page.keyboard.press('Tab');
-      focused = await page.evaluate(() =>
-        document.activeElement?.matches('#results a.open')
-          ? (document.activeElement.closest('li')?.getAttribute('data-agent-id') ?? '')
-          : '',
+      focused = await page.evaluate<string>(
+        "document.activeElement?.matches('#results a.open') ? document.activeElement.closest('li').getAttribute('data-agent-id') : ''",
       );
     }
     assert.equal(focused, 'weather', 'Tab reaches the first result');
@@ -197,7 +195,7 @@ describe('the web app', () => {
     await page.locator('#document', { hasText: '"name"' }).waitFor();
     await page.focus('#document');
     await page.keyboard.press('PageDown');
-    await page.waitForFunction(() => (document.getElementById('document')?.scrollTop ?? 0) > 0);
+    await page.waitForFunction("document.getElementById('document').scrollTop > 0");
   });
 
   test('an agent link opens the agent by itself, and Back returns to the search', async () => {
@@ -287,7 +285,7 @@ describe('the web app', () => {
     await useToken(restrictedToken);
     await page.goto(`${registry.url}/?q=secret+agent+team`);
     await page.waitForSelector('#results > li[data-agent-id="secret"]');
-    assert.equal(await page.evaluate(() => localStorage.length), 0);
+    assert.equal(await page.evaluate<number>('localStorage.length'), 0);
     await page.click('summary:has-text("Access token")');
     await page.click('#token-clear');
     await page.locator('#results > li[data-agent-id="secret"]').waitFor({ state: 'detached' });
@@ -335,7 +333,7 @@ describe('the web app', () => {
       await phone.goto(`${registry.url}${path}`);
       await phone.locator('h1').first().waitFor({ state: 'attached' });
       await phone.waitForLoadState('networkidle');
-      const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+      const width = await phone.evaluate<number>('document.documentElement.scrollWidth');
       assert.ok(width <= 360, `${path} is ${width} px wide on a 360 px screen`);
     }
     await phone.context().close();
@@ -362,10 +360,9 @@ describe('the web app', () => {
         if (path.startsWith('/app/agents/'))
           await checked.locator('.operation summary:has-text("Try it")').first().click();
         await checked.addScriptTag({ path: AXE_SOURCE });
-        const violations = (await checked.evaluate(async () => {
-          const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
-          return (await axe.run()).violations;
-        })) as Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+        const violations = await checked.evaluate<
+          Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>
+        >('axe.run().then((results) => results.violations)');
         for (const violation of violations) {
           if (violation.impact === 'serious' || violation.impact === 'critical')
             found.push(
