@@ -57,7 +57,7 @@ describe('agentry host --allowed-host --allowed-origin', () => {
   test('refuses other names and origins with a 403 that names the flag to pass', async () => {
     const rebound = await call(url, { host: 'rebound.example', origin: 'http://rebound.example' });
     assert.equal(rebound.status, 403);
-    assert.match(rebound.body, /"code":"host_not_allowed"/);
+    assert.match(rebound.body, /"code":"HostNotAllowed"/);
     assert.match(rebound.body, /agentry host --allowed-host/);
     assert.equal((await call(url, { host: 'alias.example' })).status, 403, 'only at the port given');
     const page = await call(url, { origin: 'http://app.example' });

@@ -36,7 +36,7 @@ export function problem(init: ProblemInit): Problem {
 }
 
 /**
- * Thrown by a handler to answer with this problem: `throw new HostError({ status: 409, code: 'out_of_stock',
+ * Thrown by a handler to answer with this problem: `throw new HostError({ status: 409, code: 'OutOfStock',
  * detail: 'Only 2 left.' })`. The detail is sent as written, so it must not carry secrets.
  */
 export class HostError extends Error {
@@ -85,14 +85,14 @@ export const problems = {
   agentNotFound: (agentId: string, known: readonly string[]): Problem =>
     problem({
       status: 404,
-      code: 'agent_not_found',
+      code: 'AgentNotFound',
       title: 'Agent not found',
       detail: `No agent "${agentId}" is hosted here (agents: ${known.join(', ') || 'none'}).`,
     }),
   operationNotFound: (agentId: string, operation: string, available: readonly string[]): Problem =>
     problem({
       status: 404,
-      code: 'operation_not_found',
+      code: 'OperationNotFound',
       title: 'Operation not found',
       detail: `Agent "${agentId}" has no operation "${operation}" (operations: ${available.join(', ') || 'none'}).`,
       available: [...available],
@@ -100,7 +100,7 @@ export const problems = {
   invalidInput: (errors: ProblemFailure[]): Problem =>
     problem({
       status: 400,
-      code: 'invalid_input',
+      code: 'InvalidInput',
       title: 'Invalid input',
       detail: errors.map((failure) => `${failure.pointer || '(root)'}: ${failure.detail}`).join('; '),
       errors,
@@ -116,7 +116,7 @@ export const problems = {
   internal: (): Problem =>
     problem({
       status: 500,
-      code: 'internal_error',
+      code: 'InternalError',
       title: 'Internal error',
       detail: 'The operation failed. The error was logged by the host.',
     }),

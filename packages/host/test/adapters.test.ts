@@ -73,10 +73,10 @@ async function assertGuarded(target: string): Promise<void> {
   const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"x"}' };
   const rebound = await nodeFetch({ headers: { host: 'rebound.example' } })(target, init);
   assert.equal(rebound.status, 403);
-  assert.equal(((await rebound.json()) as { code: string }).code, 'host_not_allowed');
+  assert.equal(((await rebound.json()) as { code: string }).code, 'HostNotAllowed');
   const page = await nodeFetch({ headers: { origin: 'https://evil.example' } })(target, init);
   assert.equal(page.status, 403);
-  assert.equal(((await page.json()) as { code: string }).code, 'origin_not_allowed');
+  assert.equal(((await page.json()) as { code: string }).code, 'OriginNotAllowed');
 }
 
 test('Hono on @hono/node-server: anonymous callers at different addresses have buckets of their own', async () => {

@@ -201,7 +201,7 @@ describe('discovery documents', () => {
     assert.equal(response.status, 404);
     const body = await json(response);
     assert.equal(body['status'], 404);
-    assert.deepEqual(body['error'], { code: 'not_found', message: body['detail'] });
+    assert.deepEqual(body['error'], { code: 'NotFound', message: body['detail'] });
   });
 });
 

@@ -55,7 +55,7 @@ describe('hostile bodies', () => {
       const response = await post(path, body);
       assert.equal(response.status, 400, path);
       const problem = await json(response);
-      assert.equal(problem['code'], 'invalid_json');
+      assert.equal(problem['code'], 'InvalidJson');
       assert.match(
         String(problem['detail']),
         /^Nesting deeper than 256 levels at \/(input\/)?value\/a\/a\/.*…/,

@@ -150,7 +150,7 @@ describe('the invocation routes over HTTP', () => {
     assert.equal(response.status, 400);
     assert.equal(response.headers.get('content-type'), 'application/problem+json');
     const body = await json(response);
-    assert.equal(body['code'], 'agent_mismatch');
+    assert.equal(body['code'], 'AgentMismatch');
     assert.deepEqual(body['errors'], [{ pointer: '/agent', detail: body['detail'] }]);
   });
 
@@ -165,14 +165,14 @@ describe('the invocation routes over HTTP', () => {
     assert.deepEqual(await response.json(), { iso: '2026-01-01T00:00:00.000Z' });
     const missing = await post('/invoke', JSON.stringify({ input: {} }));
     assert.equal(missing.status, 400);
-    assert.equal((await json(missing))['code'], 'invalid_envelope');
+    assert.equal((await json(missing))['code'], 'InvalidEnvelope');
   });
 
   test('malformed JSON is a 400 that says where', async () => {
     const response = await post('/agents/text/invoke', '{"operation": "echo",\n "input": {');
     assert.equal(response.status, 400);
     const body = await json(response);
-    assert.equal(body['code'], 'invalid_json');
+    assert.equal(body['code'], 'InvalidJson');
     assert.match(String(body['detail']), /line 2, column/);
   });
 
@@ -183,7 +183,7 @@ describe('the invocation routes over HTTP', () => {
     );
     assert.equal(response.status, 400);
     const body = await json(response);
-    assert.equal(body['code'], 'invalid_input');
+    assert.equal(body['code'], 'InvalidInput');
     const pointers = (body['errors'] as Array<{ pointer: string }>).map((failure) => failure.pointer).sort();
     assert.deepEqual(pointers, ['/maxWords', '/text']);
   });
@@ -191,11 +191,11 @@ describe('the invocation routes over HTTP', () => {
   test('unknown agents and operations are 404, naming what exists', async () => {
     const agent = await post('/agents/nobody/invoke', JSON.stringify({ input: {} }));
     assert.equal(agent.status, 404);
-    assert.equal((await json(agent))['code'], 'agent_not_found');
+    assert.equal((await json(agent))['code'], 'AgentNotFound');
     const operation = await post('/agents/text/operations/nothing', '{}');
     assert.equal(operation.status, 404);
     const body = await json(operation);
-    assert.equal(body['code'], 'operation_not_found');
+    assert.equal(body['code'], 'OperationNotFound');
     assert.ok((body['available'] as string[]).includes('summarize'));
   });
 
@@ -245,7 +245,7 @@ describe('the invocation routes over HTTP', () => {
       'content-type': 'application/x-www-form-urlencoded',
     });
     assert.equal(response.status, 415);
-    assert.equal((await json(response))['code'], 'unsupported_media_type');
+    assert.equal((await json(response))['code'], 'UnsupportedMediaType');
   });
 
   test('a body over the limit is a 413, declared or streamed', async () => {
@@ -264,14 +264,14 @@ describe('the invocation routes over HTTP', () => {
       duplex: 'half',
     } as RequestInit);
     assert.equal(chunked.status, 413);
-    assert.equal((await json(chunked))['code'], 'payload_too_large');
+    assert.equal((await json(chunked))['code'], 'PayloadTooLarge');
   });
 
   test('an output that breaks its schema is a 500, logged', async () => {
     const response = await post('/agents/text/operations/broken', '');
     const body = await json(response);
     assert.equal(response.status, 500, JSON.stringify(body));
-    assert.equal(body['code'], 'invalid_output');
+    assert.equal(body['code'], 'InvalidOutput');
     assert.ok(
       running.logger.entries.some((entry) => entry.message.includes('"broken"') && entry.level === 'error'),
     );

@@ -169,7 +169,7 @@ describe('streams and deferred tasks', () => {
   test('unknown tasks are 404', async () => {
     const response = await fetch(`${running.url}/tasks/00000000-0000-0000-0000-000000000000`);
     assert.equal(response.status, 404);
-    assert.equal((await json(response))['code'], 'task_not_found');
+    assert.equal((await json(response))['code'], 'TaskNotFound');
   });
 
   test('a finished task is POSTed to the callback URL, signed', async () => {
@@ -197,6 +197,6 @@ describe('streams and deferred tasks', () => {
       body: '{}',
     });
     assert.equal(response.status, 400);
-    assert.equal((await json(response))['code'], 'invalid_callback_url');
+    assert.equal((await json(response))['code'], 'InvalidCallbackUrl');
   });
 });

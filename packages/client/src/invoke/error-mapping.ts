@@ -4,7 +4,7 @@
  * who answered what and, where a caller can do something about it, what.
  */
 import { STATUS_CODES } from 'node:http';
-import type { Agent } from '@agentry/core';
+import { type Agent, errorCodeKey } from '@agentry/core';
 import {
   FetchError,
   FetchRefusedError,
@@ -191,7 +191,7 @@ function classify(body: ErrorBody, status: number | undefined): ErrorClass {
   // category too (agent:// §9's example: `.../capability-not-found`).
   for (const word of [body.code, lastSegment(body.type)]) {
     if (word === undefined) continue;
-    const key = word.toLowerCase().replace(/[-_.\s]/g, '');
+    const key = errorCodeKey(word);
     if (Object.hasOwn(CLASS_BY_CODE, key)) return CLASS_BY_CODE[key]!;
   }
   if (body.jsonRpcCode !== undefined && Object.hasOwn(CLASS_BY_JSON_RPC, body.jsonRpcCode)) {

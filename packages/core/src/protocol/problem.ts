@@ -57,6 +57,14 @@ export function problemTypeFor(code: string): string {
   return PROBLEM_TYPE_BASE + hyphenated(code);
 }
 
+/**
+ * A code as readers compare it: without case, `_`, `-`, `.` or spaces, so `RateLimited`, an older host's
+ * `rate_limited` and a type URI's `rate-limited` are one code.
+ */
+export function errorCodeKey(code: string): string {
+  return code.toLowerCase().replace(/[-_.\s]/g, '');
+}
+
 /** A problem's body, every server's one way. */
 export function problemDetails(init: ProblemDetailsInit): ProblemDetailsBody {
   const { code, detail } = init;

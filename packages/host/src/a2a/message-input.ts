@@ -37,7 +37,7 @@ export function messageCall(
     return invalid(
       problem({
         status: 400,
-        code: 'skill_required',
+        code: 'SkillRequired',
         title: 'Bad request',
         detail: `Agent "${agentId}" has ${names.length} skills; name one in the message's metadata as "skillId" (${names.join(', ')}).`,
         available: names,
@@ -50,7 +50,7 @@ export function messageCall(
     return a2aError(
       JSON_RPC.contentTypeNotSupported,
       415,
-      'unsupported_media_type',
+      'UnsupportedMediaType',
       `Skill "${operation.name}" takes JSON: send a DataPart (or text), not a file.`,
     );
   }
@@ -60,7 +60,7 @@ export function messageCall(
   if (data.length > 1) {
     return invalid(
       problems.badRequest(
-        'ambiguous_input',
+        'AmbiguousInput',
         `The message has ${data.length} DataParts; skill "${operation.name}" takes its input from one.`,
       ),
     );
@@ -70,7 +70,7 @@ export function messageCall(
   if (target === undefined) {
     return invalid(
       problems.badRequest(
-        'structured_input_required',
+        'StructuredInputRequired',
         `Skill "${operation.name}" takes structured input: send it as a DataPart whose data is the input.`,
       ),
     );

@@ -93,7 +93,7 @@ export function createA2aHandler(runtime: HostRuntime, options: A2aHandlerOption
     if (hosted === undefined) return errorResponse(id, unknownAgent(agentId), dialect);
     const params = dialect.readSend(exchange.params);
     if (typeof params === 'string') {
-      return errorResponse(id, a2aError(JSON_RPC.invalidParams, 400, 'invalid_message', params), dialect);
+      return errorResponse(id, a2aError(JSON_RPC.invalidParams, 400, 'InvalidMessage', params), dialect);
     }
     if (params.pushNotifications) return errorResponse(id, pushNotSupported(), dialect);
     if (params.message.taskId !== undefined) {
@@ -102,7 +102,7 @@ export function createA2aHandler(runtime: HostRuntime, options: A2aHandlerOption
         a2aError(
           JSON_RPC.unsupportedOperation,
           400,
-          'task_continuation_not_supported',
+          'TaskContinuationNotSupported',
           `Tasks here take no further messages: each message starts a call (task "${params.message.taskId}" was named).`,
         ),
         dialect,
@@ -231,7 +231,7 @@ export function createA2aHandler(runtime: HostRuntime, options: A2aHandlerOption
         a2aError(
           JSON_RPC.taskNotCancelable,
           409,
-          'task_not_cancelable',
+          'TaskNotCancelable',
           `Task "${taskId}" has already ended (${current.state}).`,
         ),
         exchange.dialect,
@@ -266,7 +266,7 @@ export function createA2aHandler(runtime: HostRuntime, options: A2aHandlerOption
         a2aError(
           JSON_RPC.parseError,
           400,
-          'invalid_json',
+          'InvalidJson',
           `The body is not usable JSON: ${parsed.issue.message}`,
         ),
         V1,
@@ -280,7 +280,7 @@ export function createA2aHandler(runtime: HostRuntime, options: A2aHandlerOption
         a2aError(
           JSON_RPC.invalidRequest,
           400,
-          'invalid_request',
+          'InvalidRequest',
           'The body must be one JSON-RPC 2.0 request: {"jsonrpc": "2.0", "id", "method", "params"}.',
         ),
         V1,
@@ -296,7 +296,7 @@ export function createA2aHandler(runtime: HostRuntime, options: A2aHandlerOption
         a2aError(
           JSON_RPC.versionNotSupported,
           400,
-          'version_not_supported',
+          'VersionNotSupported',
           `A2A version "${request.headers.get(VERSION_HEADER)}" is not served here; this endpoint speaks 1.0 and 0.3.`,
         ),
         dialect,
@@ -308,7 +308,7 @@ export function createA2aHandler(runtime: HostRuntime, options: A2aHandlerOption
         a2aError(
           JSON_RPC.methodNotFound,
           404,
-          'method_not_found',
+          'MethodNotFound',
           `Method "${method}" is not an A2A method served here.`,
         ),
         dialect,
@@ -319,7 +319,7 @@ export function createA2aHandler(runtime: HostRuntime, options: A2aHandlerOption
     if (!isObject(params)) {
       return errorResponse(
         id,
-        a2aError(JSON_RPC.invalidParams, 400, 'invalid_params', '"params" must be an object.'),
+        a2aError(JSON_RPC.invalidParams, 400, 'InvalidParams', '"params" must be an object.'),
         dialect,
       );
     }
@@ -417,14 +417,14 @@ function refusal(route: Extract<MethodRoute, { refused: unknown }>, method: stri
       return a2aError(
         JSON_RPC.extendedCardNotConfigured,
         404,
-        'extended_card_not_configured',
+        'ExtendedCardNotConfigured',
         'This agent has no authenticated extended card: its public card says everything.',
       );
     default:
       return a2aError(
         JSON_RPC.unsupportedOperation,
         400,
-        'unsupported_operation',
+        'UnsupportedOperation',
         `"${method}" is not offered here: send messages, and get or cancel their tasks.`,
       );
   }
@@ -434,18 +434,18 @@ function pushNotSupported(): A2aError {
   return a2aError(
     JSON_RPC.pushNotificationNotSupported,
     400,
-    'push_notifications_not_supported',
+    'PushNotificationsNotSupported',
     'This agent sends no push notifications: poll the task with GetTask instead.',
   );
 }
 
 function noTaskId(): A2aError {
-  return a2aError(JSON_RPC.invalidParams, 400, 'invalid_params', '"params.id" must name a task.');
+  return a2aError(JSON_RPC.invalidParams, 400, 'InvalidParams', '"params.id" must name a task.');
 }
 
 function unknownAgent(agentId: string): A2aError {
   return {
-    ...a2aError(JSON_RPC.invalidRequest, 404, 'agent_not_found', `No agent "${agentId}" is hosted here.`),
+    ...a2aError(JSON_RPC.invalidRequest, 404, 'AgentNotFound', `No agent "${agentId}" is hosted here.`),
     httpStatus: 404,
   };
 }

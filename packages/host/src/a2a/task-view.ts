@@ -66,7 +66,7 @@ export function taskNotFound(taskId: string): A2aError {
   return a2aError(
     JSON_RPC.taskNotFound,
     404,
-    'task_not_found',
+    'TaskNotFound',
     `No task "${taskId}" here: it never existed, expired, or belongs to another client or agent.`,
   );
 }

@@ -61,7 +61,7 @@ export function decodedBody(bytes: Uint8Array): BodyText {
       ok: false,
       problem: problem({
         status: 400,
-        code: 'invalid_encoding',
+        code: 'InvalidEncoding',
         title: 'Bad request',
         detail: 'The request body is not valid UTF-8.',
       }),
@@ -72,7 +72,7 @@ export function decodedBody(bytes: Uint8Array): BodyText {
 export function tooLarge(limit: number): Problem {
   return problem({
     status: 413,
-    code: 'payload_too_large',
+    code: 'PayloadTooLarge',
     title: 'Content too large',
     detail: `The request body is larger than this host accepts (${limit} bytes).`,
     limit,

@@ -59,12 +59,12 @@ export async function envelopeRoute(
   const body = await request.text(settings.bodyLimit);
   if (!body.ok) return problemAnswer(body.problem);
   const parsed = parseJsonText(body.text);
-  if (!parsed.ok) return problemAnswer(problems.badRequest('invalid_json', parsed.issue.message, ''));
+  if (!parsed.ok) return problemAnswer(problems.badRequest('InvalidJson', parsed.issue.message, ''));
   const envelope = parsed.value;
   if (typeof envelope !== 'object' || envelope === null || Array.isArray(envelope)) {
     return problemAnswer(
       problems.badRequest(
-        'invalid_envelope',
+        'InvalidEnvelope',
         'The body must be an invocation envelope: {"agent", "operation", "input"}.',
         '',
       ),
@@ -72,12 +72,12 @@ export async function envelopeRoute(
   }
   const named = envelope['agent'];
   if (named !== undefined && typeof named !== 'string') {
-    return problemAnswer(problems.badRequest('invalid_envelope', '"agent" must be a string.', '/agent'));
+    return problemAnswer(problems.badRequest('InvalidEnvelope', '"agent" must be a string.', '/agent'));
   }
   if (pathAgentId !== undefined && named !== undefined && named !== pathAgentId) {
     return problemAnswer(
       problems.badRequest(
-        'agent_mismatch',
+        'AgentMismatch',
         `The envelope names agent "${named}", but this URL invokes agent "${pathAgentId}" (WoA §5).`,
         '/agent',
       ),
@@ -86,7 +86,7 @@ export async function envelopeRoute(
   const agentId = pathAgentId ?? named;
   if (agentId === undefined) {
     return problemAnswer(
-      problems.badRequest('invalid_envelope', 'The envelope must name the "agent" to invoke.', '/agent'),
+      problems.badRequest('InvalidEnvelope', 'The envelope must name the "agent" to invoke.', '/agent'),
     );
   }
   const entry = settings.runtime.agent(agentId);
@@ -94,7 +94,7 @@ export async function envelopeRoute(
   const operationField = envelope['operation'];
   if (operationField !== undefined && typeof operationField !== 'string') {
     return problemAnswer(
-      problems.badRequest('invalid_envelope', '"operation" must be a string.', '/operation'),
+      problems.badRequest('InvalidEnvelope', '"operation" must be a string.', '/operation'),
     );
   }
   const operation = operationField ?? impliedOperation([...entry.definition.operations.keys()]);
@@ -142,7 +142,7 @@ export async function operationRoute(
     if (text) input = body.text;
     else if (body.text.trim() !== '') {
       const parsed = parseJsonText(body.text);
-      if (!parsed.ok) return problemAnswer(problems.badRequest('invalid_json', parsed.issue.message, ''));
+      if (!parsed.ok) return problemAnswer(problems.badRequest('InvalidJson', parsed.issue.message, ''));
       input = parsed.value;
     }
   }
@@ -242,7 +242,7 @@ function notAcceptable(): Answer {
   return problemAnswer(
     problem({
       status: 406,
-      code: 'not_acceptable',
+      code: 'NotAcceptable',
       title: 'Not acceptable',
       detail: `Invocations answer ${INVOCATION_TYPES.join(', ')} (errors as application/problem+json); the Accept header allows none of them.`,
       supported: [...INVOCATION_TYPES],
@@ -254,7 +254,7 @@ function unsupportedMediaType(type: string, supported: string[]): Answer {
   return problemAnswer(
     problem({
       status: 415,
-      code: 'unsupported_media_type',
+      code: 'UnsupportedMediaType',
       title: 'Unsupported media type',
       detail: `The body is ${type}; this endpoint reads ${supported.join(' or ')}.`,
       supported,
@@ -267,7 +267,7 @@ export function methodNotAllowed(allow: string): Answer {
   return problemAnswer(
     problem({
       status: 405,
-      code: 'method_not_allowed',
+      code: 'MethodNotAllowed',
       title: 'Method not allowed',
       detail: `This resource answers ${allow}.`,
     }),

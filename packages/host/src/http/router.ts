@@ -104,7 +104,7 @@ export function createRouter(settings: RouterSettings): Router {
         return problemAnswer(
           problem({
             status: 426,
-            code: 'upgrade_required',
+            code: 'UpgradeRequired',
             title: 'Upgrade required',
             detail: 'This is a WebSocket endpoint: open it with a WebSocket handshake.',
           }),
@@ -156,7 +156,7 @@ function notFound(pathname: string): Answer {
   const answer = problemAnswer(
     problem({
       status: 404,
-      code: 'not_found',
+      code: 'NotFound',
       title: 'Not found',
       detail: `Nothing is served at ${pathname}. The host's documents are listed in /.well-known/woa.json and /openapi.json.`,
     }),

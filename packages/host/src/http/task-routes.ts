@@ -52,7 +52,7 @@ function notFound(taskId: string): Answer {
   return problemAnswer(
     problem({
       status: 404,
-      code: 'task_not_found',
+      code: 'TaskNotFound',
       title: 'Task not found',
       detail: `No task "${taskId}" here: it never existed, expired, or belongs to another client.`,
     }),

@@ -52,7 +52,7 @@ async function* finalised(events: AsyncIterable<StreamEvent>): AsyncGenerator<St
     type: 'error',
     problem: problem({
       status: 500,
-      code: 'stream_incomplete',
+      code: 'StreamIncomplete',
       title: 'Stream ended without a result',
       detail: 'The operation stopped streaming before it sent a final result.',
     }),

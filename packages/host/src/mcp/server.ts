@@ -267,7 +267,7 @@ function unknownTool(name: string, tools: readonly HostedTool[]): McpError {
   const available = tools.map((tool) => tool.name);
   const details = problem({
     status: 404,
-    code: 'operation_not_found',
+    code: 'OperationNotFound',
     title: 'Unknown tool',
     detail: `No tool "${name}" here (tools: ${available.join(', ') || 'none'}).`,
     available,

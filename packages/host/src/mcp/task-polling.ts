@@ -119,7 +119,7 @@ async function readPoll(response: Response, task: TaskOutcome): Promise<FinalEve
       type: 'error',
       problem: problem({
         status: 409,
-        code: 'task_cancelled',
+        code: 'TaskCancelled',
         title: 'Task cancelled',
         detail: `Task ${task.taskId} was cancelled before it finished.`,
         taskId: task.taskId,
@@ -147,7 +147,7 @@ function problemFrom(value: unknown, status: number, task: TaskOutcome): Problem
   const message = isRecord(value) && typeof value['message'] === 'string' ? value['message'] : undefined;
   return problem({
     status,
-    code: 'task_failed',
+    code: 'TaskFailed',
     title: 'Task failed',
     detail: message ?? `Task ${task.taskId} failed.`,
     taskId: task.taskId,
@@ -160,7 +160,7 @@ function timedOut(task: TaskOutcome, timeoutMs: number): FinalEvent {
     type: 'error',
     problem: problem({
       status: 504,
-      code: 'task_pending',
+      code: 'TaskPending',
       title: 'Task still running',
       detail: `Task ${task.taskId} did not finish within ${Math.round(timeoutMs / 1000)} s; it is still running. Poll ${task.location} for its result.`,
       taskId: task.taskId,
@@ -175,7 +175,7 @@ function unfollowed(task: TaskOutcome): FinalEvent {
     type: 'error',
     problem: problem({
       status: 501,
-      code: 'task_not_followed',
+      code: 'TaskNotFollowed',
       title: 'Deferred operation',
       detail: `The operation was accepted as task ${task.taskId}; poll ${task.location} over HTTP for its result.`,
       taskId: task.taskId,

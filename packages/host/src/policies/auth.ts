@@ -137,7 +137,7 @@ export function createAuthenticator(config: AuthConfig): Authenticator {
     if (presented.kind === 'api-key') {
       const client = lookupKey!(presented.key);
       if (client === undefined) {
-        return unauthorized('invalid_api_key', `The API key in the "${apiKeyHeader}" header is not valid.`);
+        return unauthorized('InvalidApiKey', `The API key in the "${apiKeyHeader}" header is not valid.`);
       }
       return {
         ok: true,
@@ -155,7 +155,7 @@ export function createAuthenticator(config: AuthConfig): Authenticator {
         problem: policyProblem({
           status: 503,
           title: 'Service Unavailable',
-          code: 'auth_unavailable',
+          code: 'AuthUnavailable',
           detail: `${result.description}, so no bearer token can be checked now. Retry later.`,
         }),
         headers: new Headers({ 'Retry-After': '30' }),
@@ -163,7 +163,7 @@ export function createAuthenticator(config: AuthConfig): Authenticator {
     }
     const expired = result.failure === 'expired';
     return unauthorized(
-      expired ? 'token_expired' : 'invalid_token',
+      expired ? 'TokenExpired' : 'InvalidToken',
       `${result.description}. Send a valid, unexpired bearer token.`,
       { error: 'invalid_token', description: result.description },
     );
@@ -191,7 +191,7 @@ export function createAuthenticator(config: AuthConfig): Authenticator {
           problem: policyProblem({
             status: 400,
             title: 'Bad Request',
-            code: 'invalid_request',
+            code: 'InvalidRequest',
             detail: `The request carries both an API key ("${apiKeyHeader}") and a bearer token; send one of them.`,
           }),
           headers: challenges({ error: 'invalid_request', description: 'Send one credential, not two' }),
@@ -203,7 +203,7 @@ export function createAuthenticator(config: AuthConfig): Authenticator {
       const required = config.scopes?.[operation.name] ?? [];
       if (principal === undefined) {
         return unauthorized(
-          'auth_required',
+          'AuthRequired',
           `Operation "${operation.name}" needs credentials: send ${accepted()}.`,
           required.length > 0 ? { scopes: required } : {},
         );
@@ -212,7 +212,7 @@ export function createAuthenticator(config: AuthConfig): Authenticator {
       if (verdict.kind === 'ok') return identified;
       if (verdict.kind === 'wrong-scheme') {
         return unauthorized(
-          'auth_required',
+          'AuthRequired',
           `Operation "${operation.name}" does not accept ${principal.via === 'bearer' ? 'bearer tokens' : 'API keys'}: send ${verdict.schemes.map(describeScheme).join(' or ')}.`,
         );
       }
@@ -228,7 +228,7 @@ export function createAuthenticator(config: AuthConfig): Authenticator {
         problem: policyProblem({
           status: 403,
           title: 'Forbidden',
-          code: 'insufficient_scope',
+          code: 'InsufficientScope',
           detail: `Operation "${operation.name}" needs the scope${verdict.missing.length === 1 ? '' : 's'} ${verdict.missing.join(', ')}, which client "${principal.clientId}" does not have.`,
           extensions: { missingScopes: verdict.missing, requiredScopes: verdict.required },
         }),

@@ -50,7 +50,7 @@ export function confirmationProblem(op: Operation, headers: Headers): Problem | 
   return policyProblem({
     status: 428,
     title: 'Confirmation required',
-    code: 'confirmation_required',
+    code: 'ConfirmationRequired',
     detail,
     extensions: { reasons, confirmationHeader: CONFIRMATION_HEADER },
   });

@@ -12,8 +12,8 @@
  *   - unknown or expired key → `new`: run the operation, then `commit` the response (or `abandon` it when the
  *     failure is not the request's fault, e.g. a 5xx or an aborted call, so a retry runs again);
  *   - same key, same fingerprint, committed → `replay` the stored response, with `Idempotent-Replayed: true`;
- *   - same key, different fingerprint (another operation or input) → `conflict` (409, `idempotency_key_reused`);
- *   - same key, same fingerprint, still running → `in-progress` (409, `idempotency_key_in_use`).
+ *   - same key, different fingerprint (another operation or input) → `conflict` (409, `IdempotencyKeyReused`);
+ *   - same key, same fingerprint, still running → `in-progress` (409, `IdempotencyKeyInUse`).
  * - A key is remembered for the operation's `window` (`24h`, `10m`, ISO 8601 `PT24H`; `windowFor`) counted from
  *   the commit, else the store's default (24 h). A running entry that is never committed expires likewise.
  * - Memory is bounded: at most `maxEntries` keys (default 10,000), least recently used forgotten first; keys are
@@ -152,7 +152,7 @@ function reusedProblem(): Problem {
   return policyProblem({
     status: 409,
     title: 'Idempotency key reused',
-    code: 'idempotency_key_reused',
+    code: 'IdempotencyKeyReused',
     detail:
       'This idempotency key was already used for a different request (another operation or input). Send a new key with a new request; repeat a request only with its own key.',
   });
@@ -162,7 +162,7 @@ function inUseProblem(): Problem {
   return policyProblem({
     status: 409,
     title: 'Request with this idempotency key in progress',
-    code: 'idempotency_key_in_use',
+    code: 'IdempotencyKeyInUse',
     detail:
       'A request with this idempotency key is still running. Retry the same request later to receive its response.',
   });

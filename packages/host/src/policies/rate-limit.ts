@@ -13,7 +13,7 @@
  *   draft-ietf-httpapi-ratelimit-headers-09/-10: `RateLimit-Policy: "default";q=30;w=60` (quota, window in
  *   seconds) and `RateLimit: "default";r=12;t=40` (calls left now, seconds until the bucket is full again).
  *   A refusal adds `Retry-After` (whole seconds, at least 1: when the next call will be allowed) and a 429
- *   problem with code `rate_limited`.
+ *   problem with code `RateLimited`.
  * - Memory is bounded: at most `maxKeys` buckets (default 10,000), least recently used forgotten first. A
  *   forgotten bucket starts full again, which only ever favours the client.
  */
@@ -103,7 +103,7 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
         const problem = policyProblem({
           status: 429,
           title: 'Too Many Requests',
-          code: 'rate_limited',
+          code: 'RateLimited',
           detail: `"${operationKey}" allows ${describeRateLimit(spec)} per client, and this client has used them. Retry in ${retryAfterSeconds} s.`,
           extensions: { retryAfterSeconds },
         });

@@ -164,7 +164,7 @@ function hostProblem(host: string): Problem {
   return policyProblem({
     status: 403,
     title: 'Forbidden',
-    code: 'host_not_allowed',
+    code: 'HostNotAllowed',
     detail:
       `This host does not answer to the name ${shown} (the request's Host), which guards it against DNS rebinding. ` +
       'If that is a name it is reached by, allow it: agentry host --allowed-host <name>, or allowedHosts in createHost.',
@@ -176,7 +176,7 @@ function originProblem(origin: string): Problem {
   return policyProblem({
     status: 403,
     title: 'Forbidden',
-    code: 'origin_not_allowed',
+    code: 'OriginNotAllowed',
     detail:
       `Pages from ${shown} (the request's Origin) may not call this host. ` +
       'If they should, allow the origin: agentry host --allowed-origin <origin>, or allowedOrigins in createHost.',

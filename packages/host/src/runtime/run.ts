@@ -147,7 +147,7 @@ function finalOutput(value: unknown, op: DefinedOperation, settings: RunSettings
         ok: false,
         problem: problem({
           status: 500,
-          code: 'invalid_output',
+          code: 'InvalidOutput',
           title: 'Internal error',
           detail:
             'The operation produced an output that does not match its schema. The error was logged by the host.',

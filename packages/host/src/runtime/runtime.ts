@@ -110,7 +110,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         headers.append(name, value);
       });
       if (!decision.allowed) {
-        return refused(decision.problem ?? problem({ status: 429, code: 'rate_limited' }), headers);
+        return refused(decision.problem ?? problem({ status: 429, code: 'RateLimited' }), headers);
       }
     }
 
@@ -161,7 +161,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         return refused(
           problem({
             status: 503,
-            code: 'too_many_tasks',
+            code: 'TooManyTasks',
             title: 'Service unavailable',
             detail: 'The host is running as many deferred tasks as it keeps; try again later.',
           }),
@@ -247,7 +247,7 @@ function callbackProblem(url: string, enabled: boolean): Problem | undefined {
   if (!enabled) {
     return problem({
       status: 400,
-      code: 'callbacks_not_supported',
+      code: 'CallbacksNotSupported',
       title: 'Bad request',
       detail: `This host sends no task callbacks; leave out ${CALLBACK_HEADER} and poll the task instead.`,
     });
@@ -255,7 +255,7 @@ function callbackProblem(url: string, enabled: boolean): Problem | undefined {
   if (!isCallbackUrl(url)) {
     return problem({
       status: 400,
-      code: 'invalid_callback_url',
+      code: 'InvalidCallbackUrl',
       title: 'Bad request',
       detail: `${CALLBACK_HEADER} must be an absolute http(s) URL.`,
     });

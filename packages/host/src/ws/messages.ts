@@ -102,7 +102,7 @@ export function errorMessage(id: MessageId | null, problem: Problem): string {
 
 /** A malformed message; `pointer` is into the message (`/agent`), not into the input. */
 export function badRequest(detail: string, pointer?: string): Problem {
-  return problems.badRequest('malformed_message', detail, pointer);
+  return problems.badRequest('MalformedMessage', detail, pointer);
 }
 
 function refused(id: MessageId | null, detail: string, pointer?: string): ParsedMessage {

@@ -58,7 +58,7 @@ export function attachWebSocket(
       // Another upgrade listener may own this path; with none, the caller would wait forever.
       if (server.listenerCount('upgrade') === 1) {
         const detail = `Nothing at ${request.url ?? '/'} accepts WebSocket connections.`;
-        refuseUpgrade(socket, problem({ status: 404, code: 'not_found', title: 'Not found', detail }));
+        refuseUpgrade(socket, problem({ status: 404, code: 'NotFound', title: 'Not found', detail }));
       }
       return;
     }

@@ -84,14 +84,14 @@ describe('API keys', () => {
       const refused = expectRefused(
         await auth.authorize(new Headers({ 'X-API-Key': 'key-alph' }), op),
         401,
-        'invalid_api_key',
+        'InvalidApiKey',
       );
       assert.equal(refused.headers.get('WWW-Authenticate'), 'ApiKey realm="flights", header="X-API-Key"');
     }
   });
 
   it('asks for a key when none is sent to a protected operation, and lets public ones run anonymously', async () => {
-    const refused = expectRefused(await auth.authorize(new Headers(), privateOp), 401, 'auth_required');
+    const refused = expectRefused(await auth.authorize(new Headers(), privateOp), 401, 'AuthRequired');
     assert.equal(refused.headers.get('WWW-Authenticate'), 'ApiKey realm="flights", header="X-API-Key"');
     assert.match(refused.problem.detail ?? '', /"X-API-Key" header/);
     assert.equal(expectOk(await auth.authorize(new Headers(), publicOp)), undefined);
@@ -100,7 +100,7 @@ describe('API keys', () => {
   it('reads the configured header', async () => {
     const custom = createAuthenticator({ apiKeys: { k: { clientId: 'c' } }, apiKeyHeader: 'X-Key' });
     assert.equal(expectOk(await custom.authorize(new Headers({ 'X-Key': 'k' }), privateOp))?.clientId, 'c');
-    expectRefused(await custom.authorize(new Headers({ 'X-API-Key': 'k' }), privateOp), 401, 'auth_required');
+    expectRefused(await custom.authorize(new Headers({ 'X-API-Key': 'k' }), privateOp), 401, 'AuthRequired');
     assert.deepEqual(custom.schemes(), [
       {
         id: 'apiKey',
@@ -113,7 +113,7 @@ describe('API keys', () => {
   });
 
   it('ignores a bearer token when it accepts only API keys', async () => {
-    expectRefused(await auth.authorize(bearer('whatever'), privateOp), 401, 'auth_required');
+    expectRefused(await auth.authorize(bearer('whatever'), privateOp), 401, 'AuthRequired');
     assert.equal(expectOk(await auth.authorize(bearer('whatever'), publicOp)), undefined);
   });
 });
@@ -137,7 +137,7 @@ describe('bearer JWTs with a secret', () => {
     const withClientId = await hmacToken({ subject: null, claims: { client_id: 'svc-1' } });
     assert.equal(expectOk(await auth.authorize(bearer(withClientId), privateOp))?.clientId, 'svc-1');
     const anonymous = await hmacToken({ subject: null });
-    expectRefused(await auth.authorize(bearer(anonymous), privateOp), 401, 'invalid_token');
+    expectRefused(await auth.authorize(bearer(anonymous), privateOp), 401, 'InvalidToken');
   });
 
   it('accepts the scheme name in any case', async () => {
@@ -149,28 +149,28 @@ describe('bearer JWTs with a secret', () => {
     [
       'an expired token',
       () => hmacToken({ expiresIn: Math.floor(Date.now() / 1000) - 60 }),
-      'token_expired',
+      'TokenExpired',
       /expired/,
     ],
-    ['the wrong issuer', () => hmacToken({ issuer: 'https://evil.example' }), 'invalid_token', /iss claim/],
+    ['the wrong issuer', () => hmacToken({ issuer: 'https://evil.example' }), 'InvalidToken', /iss claim/],
     [
       'the wrong audience',
       () => hmacToken({ audience: 'https://other.example' }),
-      'invalid_token',
+      'InvalidToken',
       /aud claim/,
     ],
     [
       'a bad signature',
       () => hmacToken({}, 'another-secret-that-is-long-enough-too'),
-      'invalid_token',
+      'InvalidToken',
       /signature/,
     ],
-    ['garbage', async () => 'not-a-jwt', 'invalid_token', /JWS/],
-    ['an empty token', async () => '', 'invalid_token', /JWS/],
+    ['garbage', async () => 'not-a-jwt', 'InvalidToken', /JWS/],
+    ['an empty token', async () => '', 'InvalidToken', /JWS/],
     [
       'an unsecured (alg none) token',
       async () => new UnsecuredJWT({ sub: 'x' }).setIssuer(ISSUER).setAudience(AUDIENCE).encode(),
-      'invalid_token',
+      'InvalidToken',
       /algorithm not accepted/,
     ],
   ];
@@ -189,17 +189,17 @@ describe('bearer JWTs with a secret', () => {
   it('refuses a token signed with an asymmetric key it has no key set for', async () => {
     const { privateKey } = await generateKeyPair('ES256');
     const token = await sign({}, { alg: 'ES256' }, privateKey);
-    expectRefused(await auth.authorize(bearer(token), privateOp), 401, 'invalid_token');
+    expectRefused(await auth.authorize(bearer(token), privateOp), 401, 'InvalidToken');
   });
 
   it('ignores credentials in a scheme it does not accept', async () => {
     const basic = new Headers({ Authorization: 'Basic dXNlcjpwYXNz' });
-    expectRefused(await auth.authorize(basic, privateOp), 401, 'auth_required');
+    expectRefused(await auth.authorize(basic, privateOp), 401, 'AuthRequired');
     assert.equal(expectOk(await auth.authorize(basic, publicOp)), undefined);
   });
 
   it('challenges with a bare Bearer realm when no token is sent', async () => {
-    const refused = expectRefused(await auth.authorize(new Headers(), privateOp), 401, 'auth_required');
+    const refused = expectRefused(await auth.authorize(new Headers(), privateOp), 401, 'AuthRequired');
     assert.equal(refused.headers.get('WWW-Authenticate'), 'Bearer realm="flights"');
   });
 
@@ -233,7 +233,7 @@ describe('scopes', () => {
     const refused = expectRefused(
       await auth.authorize(bearer(token), { name: 'book' }),
       403,
-      'insufficient_scope',
+      'InsufficientScope',
     );
     assert.deepEqual(refused.problem['missingScopes'], ['flights:book']);
     assert.match(refused.problem.detail ?? '', /flights:book/);
@@ -244,7 +244,7 @@ describe('scopes', () => {
     const keyed = expectRefused(
       await auth.authorize(new Headers({ 'X-API-Key': 'key-reader' }), { name: 'book' }),
       403,
-      'insufficient_scope',
+      'InsufficientScope',
     );
     assert.equal(keyed.headers.get('WWW-Authenticate'), null);
   });
@@ -254,7 +254,7 @@ describe('scopes', () => {
     expectRefused(
       await auth.authorize(new Headers(), { name: 'audit', authRequired: false }),
       401,
-      'auth_required',
+      'AuthRequired',
     );
     expectOk(await auth.authorize(new Headers({ 'X-API-Key': 'key-reader' }), { name: 'audit' }));
   });
@@ -267,14 +267,14 @@ describe('scopes', () => {
     const owner = await hmacToken({ claims: { scope: 'trips:owner' } });
     expectOk(await auth.authorize(bearer(owner), op));
     const writer = await hmacToken({ claims: { scope: 'trips:write' } });
-    const refused = expectRefused(await auth.authorize(bearer(writer), op), 403, 'insufficient_scope');
+    const refused = expectRefused(await auth.authorize(bearer(writer), op), 403, 'InsufficientScope');
     assert.deepEqual(refused.problem['missingScopes'], ['trips:admin']);
   });
 
   it('adds the configured scopes to the operation’s requirement', async () => {
     const op: Operation = { name: 'book', security: [{ oauth2: ['trips:write'] }] };
     const token = await hmacToken({ claims: { scope: 'trips:write' } });
-    const refused = expectRefused(await auth.authorize(bearer(token), op), 403, 'insufficient_scope');
+    const refused = expectRefused(await auth.authorize(bearer(token), op), 403, 'InsufficientScope');
     assert.deepEqual(refused.problem['missingScopes'], ['flights:book']);
     assert.deepEqual(refused.problem['requiredScopes'], ['flights:book', 'trips:write']);
   });
@@ -284,7 +284,7 @@ describe('scopes', () => {
     const refused = expectRefused(
       await auth.authorize(new Headers({ 'X-API-Key': 'key-reader' }), op),
       401,
-      'auth_required',
+      'AuthRequired',
     );
     assert.match(refused.problem.detail ?? '', /does not accept API keys: send a bearer token/);
     expectOk(await auth.authorize(bearer(await hmacToken()), op));
@@ -293,7 +293,7 @@ describe('scopes', () => {
   it('refuses a request carrying both an API key and a bearer token with 400', async () => {
     const headers = bearer(await hmacToken());
     headers.set('X-API-Key', 'key-reader');
-    const refused = expectRefused(await auth.authorize(headers, publicOp), 400, 'invalid_request');
+    const refused = expectRefused(await auth.authorize(headers, publicOp), 400, 'InvalidRequest');
     assert.match(refused.headers.get('WWW-Authenticate') ?? '', /error="invalid_request"/);
   });
 
@@ -301,7 +301,7 @@ describe('scopes', () => {
     const refused = expectRefused(
       await auth.authorize(new Headers(), { name: 'book' }),
       401,
-      'auth_required',
+      'AuthRequired',
     );
     assert.equal(
       refused.headers.get('WWW-Authenticate'),
@@ -346,12 +346,12 @@ describe('which operations need credentials', () => {
     expectRefused(
       await auth.authorize(new Headers(), { name: 'x', security: [{ apiKey: [] }] }),
       401,
-      'auth_required',
+      'AuthRequired',
     );
     expectRefused(
       await auth.authorize(new Headers(), { name: 'x' }, agent({ requiredFor: ['x'] })),
       401,
-      'auth_required',
+      'AuthRequired',
     );
     expectOk(await auth.authorize(new Headers(), { name: 'x', security: [{ apiKey: [] }, {}] }));
   });
@@ -359,7 +359,7 @@ describe('which operations need credentials', () => {
   it('refuses protected operations when the host accepts no credentials at all', async () => {
     const none = createAuthenticator({});
     assert.deepEqual(none.schemes(), []);
-    const refused = expectRefused(await none.authorize(new Headers(), privateOp), 401, 'auth_required');
+    const refused = expectRefused(await none.authorize(new Headers(), privateOp), 401, 'AuthRequired');
     assert.equal(refused.headers.get('WWW-Authenticate'), 'Bearer realm="agentry"');
     expectOk(await none.authorize(new Headers({ 'X-API-Key': 'k' }), publicOp));
   });
@@ -410,13 +410,13 @@ describe('bearer JWTs with a key set', () => {
     assert.ok(requests > before, 'the key set was fetched');
     const other = await generateKeyPair('ES256');
     const forged = await sign({}, { alg: 'ES256', kid: 'k1' }, other.privateKey);
-    expectRefused(await auth.authorize(bearer(forged), privateOp), 401, 'invalid_token');
+    expectRefused(await auth.authorize(bearer(forged), privateOp), 401, 'InvalidToken');
   });
 
   it('answers 503, not 401, when the key set cannot be fetched', async () => {
     const auth = createAuthenticator({ jwt: { jwksUrl: failingUrl } });
     const token = await sign({}, { alg: 'ES256', kid: 'k1' }, privateKey);
-    const refused = expectRefused(await auth.authorize(bearer(token), privateOp), 503, 'auth_unavailable');
+    const refused = expectRefused(await auth.authorize(bearer(token), privateOp), 503, 'AuthUnavailable');
     assert.equal(refused.headers.get('Retry-After'), '30');
   });
 
@@ -424,12 +424,12 @@ describe('bearer JWTs with a key set', () => {
     const auth = createAuthenticator({ jwt: { jwks: { keys: [publicJwk] } } });
     const token = await sign({}, { alg: 'ES256', kid: 'k1' }, privateKey);
     expectOk(await auth.authorize(bearer(token), privateOp));
-    expectRefused(await auth.authorize(bearer(await hmacToken()), privateOp), 401, 'invalid_token');
+    expectRefused(await auth.authorize(bearer(await hmacToken()), privateOp), 401, 'InvalidToken');
   });
 
   it('only accepts the configured algorithms', async () => {
     const auth = createAuthenticator({ jwt: { jwks: { keys: [publicJwk] }, algorithms: ['RS256'] } });
     const token = await sign({}, { alg: 'ES256', kid: 'k1' }, privateKey);
-    expectRefused(await auth.authorize(bearer(token), privateOp), 401, 'invalid_token');
+    expectRefused(await auth.authorize(bearer(token), privateOp), 401, 'InvalidToken');
   });
 });

@@ -100,7 +100,7 @@ test('MCP: each address has its own bucket and its own idempotency keys', async 
     // The REST test spent the first address's pings; the MCP endpoint counts against the same client.
     const limited = await first.callTool({ name: 'ping', arguments: {} });
     assert.equal(limited.isError, true);
-    assert.equal((toolText(limited) as { code: string }).code, 'rate_limited');
+    assert.equal((toolText(limited) as { code: string }).code, 'RateLimited');
     const fresh = await mcpClient('127.0.0.3');
     try {
       assert.equal((await fresh.callTool({ name: 'ping', arguments: {} })).isError, undefined);

@@ -51,7 +51,7 @@ describe('confirmationProblem', () => {
       const problem = confirmationProblem(op, new Headers());
       assert.ok(problem);
       assert.equal(problem.status, 428);
-      assert.equal(problem.code, 'confirmation_required');
+      assert.equal(problem.code, 'ConfirmationRequired');
       assert.deepEqual(problem['reasons'], confirmationReasons(op));
       assert.equal(problem['confirmationHeader'], 'X-Agent-Confirmation');
       assert.match(problem.detail ?? '', /"X-Agent-Confirmation: true"/);

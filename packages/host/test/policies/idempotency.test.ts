@@ -81,7 +81,7 @@ describe('idempotency store', () => {
     assert.equal(other.kind, 'conflict');
     if (other.kind === 'conflict') {
       assert.equal(other.problem.status, 409);
-      assert.equal(other.problem.code, 'idempotency_key_reused');
+      assert.equal(other.problem.code, 'IdempotencyKeyReused');
     }
   });
 
@@ -92,7 +92,7 @@ describe('idempotency store', () => {
     assert.equal(again.kind, 'in-progress');
     if (again.kind === 'in-progress') {
       assert.equal(again.problem.status, 409);
-      assert.equal(again.problem.code, 'idempotency_key_in_use');
+      assert.equal(again.problem.code, 'IdempotencyKeyInUse');
     }
     assert.equal(store.begin(scope, 'k1', requestFingerprint('cancel', {})).kind, 'conflict');
     first.commit(response('{}'));

@@ -145,7 +145,7 @@ describe('createRateLimiter', () => {
     assert.equal(refused.headers.get('RateLimit-Policy'), '"default";q=3;w=60');
     assert.equal(refused.retryAfterSeconds, 20);
     assert.equal(refused.problem?.status, 429);
-    assert.equal(refused.problem?.code, 'rate_limited');
+    assert.equal(refused.problem?.code, 'RateLimited');
     assert.match(refused.problem?.detail ?? '', /3 per minute/);
   });
 

@@ -22,7 +22,7 @@ test('Host: the base URL host at any port, named aliases, loopback names for a l
     assert.equal(publicHost.hostRefusal(host), undefined, String(host));
   }
   for (const host of ['evil.example', 'alias.example', 'localhost', '127.0.0.1', 'agents.example@evil', '']) {
-    assert.equal(publicHost.hostRefusal(host)?.code, 'host_not_allowed', host);
+    assert.equal(publicHost.hostRefusal(host)?.code, 'HostNotAllowed', host);
   }
   for (const host of ['127.0.0.1:8080', 'localhost:8080', '[::1]:8080', 'LOCALHOST']) {
     assert.equal(loopbackHost.hostRefusal(host), undefined, host);
@@ -54,7 +54,7 @@ test('Origin: programs, the host’s own pages and allowed sites; scheme, name a
     ['', 'agents.example'],
   ];
   for (const [origin, host] of refused) {
-    assert.equal(publicHost.originRefusal(origin, host)?.code, 'origin_not_allowed', origin);
+    assert.equal(publicHost.originRefusal(origin, host)?.code, 'OriginNotAllowed', origin);
   }
   // A loopback host's page reached as localhost is its own; the https page of the same name is not.
   assert.equal(loopbackHost.originRefusal('http://localhost:8080', 'localhost:8080'), undefined);

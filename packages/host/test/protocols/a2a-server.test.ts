@@ -135,7 +135,7 @@ test('SendMessage: invalid input is an invalid-params error carrying the problem
     const failure = error as { envelopeCode?: number; data?: unknown };
     assert.equal(failure.envelopeCode, -32602);
     const problem = (failure.data as Array<Record<string, unknown>>).find((entry) => entry['status'] === 400);
-    assert.equal(problem?.['code'], 'invalid_input');
+    assert.equal(problem?.['code'], 'InvalidInput');
     assert.deepEqual(
       ((problem?.['errors'] ?? []) as Array<{ pointer: string }>).map((entry) => entry.pointer),
       ['/text'],
@@ -151,7 +151,7 @@ test('SendMessage: without a skill, an agent of several operations says which th
   const error = body['error'] as { code: number; data: Array<Record<string, unknown>> };
   assert.equal(error.code, -32602);
   const problem = error.data.find((entry) => entry['status'] === 400)!;
-  assert.equal(problem['code'], 'skill_required');
+  assert.equal(problem['code'], 'SkillRequired');
   assert.deepEqual(problem['available'], ['echo', 'count', 'shout', 'later', 'wipe', 'refuse']);
 
   const unknown = await rpc(running, 'SendMessage', {
@@ -159,7 +159,7 @@ test('SendMessage: without a skill, an agent of several operations says which th
   });
   const notFound = unknown.body['error'] as { code: number; data: Array<Record<string, unknown>> };
   assert.equal(notFound.code, -32602);
-  assert.equal(notFound.data.find((entry) => entry['status'] === 404)?.['code'], 'operation_not_found');
+  assert.equal(notFound.data.find((entry) => entry['status'] === 404)?.['code'], 'OperationNotFound');
 });
 
 test('SendMessage: a failing operation and an unconfirmed destructive one are errors with their problems', async () => {
@@ -294,7 +294,7 @@ test('v0.3: the SDK v0.3 transport sends, streams and gets tasks in v0.3 shapes'
   });
   const error = raw.body['error'] as { code: number; data: Record<string, unknown> };
   assert.equal(error.code, -32602);
-  assert.equal(error.data['code'], 'invalid_input');
+  assert.equal(error.data['code'], 'InvalidInput');
 });
 
 test('credentials: a call without them is an HTTP 401 with the challenge, and with them it runs', async () => {

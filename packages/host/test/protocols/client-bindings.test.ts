@@ -181,5 +181,5 @@ test('wss: a handshake to an agent the host does not have is refused with 404 be
   ).catch((thrown: unknown) => thrown);
   assert.ok(error instanceof AgentNotFoundError, String(error));
   assert.equal(error.status, 404);
-  assert.equal(error.code, 'agent_not_found');
+  assert.equal(error.code, 'AgentNotFound');
 });

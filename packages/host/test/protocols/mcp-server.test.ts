@@ -105,7 +105,7 @@ test('invalid arguments are a tool error carrying the 400 problem and its pointe
     assert.equal(result.isError, true);
     const problem = problemIn(result);
     assert.equal(problem['status'], 400);
-    assert.equal(problem['code'], 'invalid_input');
+    assert.equal(problem['code'], 'InvalidInput');
     assert.deepEqual(
       (problem['errors'] as { pointer: string }[]).map((failure) => failure.pointer),
       ['/text'],
@@ -129,7 +129,7 @@ test('an unknown tool is a JSON-RPC -32602 error whose data lists the tools', as
     assert.equal(error.code, -32602);
     assert.match(error.message, /Unknown tool: nope/);
     const data = error.data as { code: string; available: string[] };
-    assert.equal(data.code, 'operation_not_found');
+    assert.equal(data.code, 'OperationNotFound');
     assert.ok(data.available.includes('echo'));
   });
 });
@@ -242,7 +242,7 @@ test('a deferred operation that outlasts the bound is a 504 tool error naming it
       location: string;
     };
     assert.equal(problem.status, 504);
-    assert.equal(problem.code, 'task_pending');
+    assert.equal(problem.code, 'TaskPending');
     const poll = await single.host.fetch(new Request(`${single.url}${problem.location}`));
     assert.equal(poll.status, 200);
     assert.equal(((await poll.json()) as { status: string }).status, 'running');

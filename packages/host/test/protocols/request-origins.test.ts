@@ -126,7 +126,7 @@ describe('every surface that acts', () => {
       );
       assert.equal(foreignHost.status, 403);
       assert.equal(foreignHost.headers['content-type'], 'application/problem+json');
-      assert.equal(foreignHost.body['code'], 'host_not_allowed');
+      assert.equal(foreignHost.body['code'], 'HostNotAllowed');
       assert.match(String(foreignHost.body['detail']), /--allowed-host/);
 
       const foreignOrigin = await send(
@@ -136,7 +136,7 @@ describe('every surface that acts', () => {
         surface.body,
       );
       assert.equal(foreignOrigin.status, 403);
-      assert.equal(foreignOrigin.body['code'], 'origin_not_allowed');
+      assert.equal(foreignOrigin.body['code'], 'OriginNotAllowed');
       assert.match(String(foreignOrigin.body['detail']), /--allowed-origin/);
 
       const otherScheme = await send(
@@ -146,7 +146,7 @@ describe('every surface that acts', () => {
         surface.body,
       );
       assert.equal(otherScheme.status, 403);
-      assert.equal(otherScheme.body['code'], 'origin_not_allowed');
+      assert.equal(otherScheme.body['code'], 'OriginNotAllowed');
 
       const owns: Record<string, string>[] = [
         {},
@@ -167,7 +167,7 @@ test('discovery documents: any page may read them, under the host’s own names 
   assert.equal(crossSite.headers['access-control-allow-origin'], '*');
   const rebound = await send('GET', '/.well-known/woa.json', { host: `rebound.example:${port}` });
   assert.equal(rebound.status, 403);
-  assert.equal(rebound.body['code'], 'host_not_allowed');
+  assert.equal(rebound.body['code'], 'HostNotAllowed');
   // Writing to a document is not reading it.
   assert.equal(
     (await send('POST', '/.well-known/woa.json', { origin: 'https://evil.example' }, {})).status,
@@ -227,16 +227,16 @@ describe('the WebSocket handshake', () => {
       await refusal({ host: `rebound.example:${port}`, origin: `http://rebound.example:${port}` }),
       {
         status: 403,
-        code: 'host_not_allowed',
+        code: 'HostNotAllowed',
       },
     );
     assert.deepEqual(await refusal({ origin: 'https://evil.example' }), {
       status: 403,
-      code: 'origin_not_allowed',
+      code: 'OriginNotAllowed',
     });
     assert.deepEqual(await refusal({ origin: `https://127.0.0.1:${port}` }), {
       status: 403,
-      code: 'origin_not_allowed',
+      code: 'OriginNotAllowed',
     });
   });
 

@@ -62,7 +62,7 @@ test('no text makes the reader throw; what it refuses is a 400 problem', () => {
         const parsed = parseCallMessage(text);
         if (!parsed.ok) {
           assert.equal(parsed.problem.status, 400);
-          assert.equal(parsed.problem.code, 'malformed_message');
+          assert.equal(parsed.problem.code, 'MalformedMessage');
           assert.equal(typeof parsed.problem.detail, 'string');
         }
       },

@@ -156,7 +156,7 @@ test('a message naming another agent than the path is refused; unknown operation
   >;
   assert.equal(byId['x']?.status, 400);
   assert.equal(byId['y']?.status, 404);
-  assert.equal(byId['y']?.code, 'operation_not_found');
+  assert.equal(byId['y']?.code, 'OperationNotFound');
   talk.socket.close();
   await talk.closed;
 });
