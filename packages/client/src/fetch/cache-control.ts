@@ -2,6 +2,12 @@
  * The `Cache-Control` field (RFC 9111 §5.2): a comma-separated list of `name` or `name=value` directives, the value a
  * token or a quoted string. Names are case-insensitive; when a directive repeats, the first occurrence counts
  * (RFC 9111 §4.2.1 allows either that or treating the response as stale).
+ *
+ * Not http-cache-semantics' parser (4.3), which is not exported anyway (the fetcher and the resolver read request
+ * and response directives here): it splits at every comma, quoted strings included (`no-cache="a, b"`), keeps names
+ * as cased (`Max-Age` is not `max-age` there), lets the last of repeated directives win and strips the outer quotes
+ * of a value without unescaping it; the directive tests in fetch-cache.test.ts ("reads back any list of
+ * directives, however it is spaced, cased and quoted", "keeps the first of repeated directives") pin the opposite.
  */
 
 export type CacheDirectives = ReadonlyMap<string, string | true>;

@@ -8,6 +8,22 @@
  *
  * The cache decides; the secure fetcher does the requests (so every request, background ones included, goes
  * through the same address checks).
+ *
+ * Why not undici 7's cache interceptor (`interceptors.cache`, read against undici 7.30): it caches beneath the
+ * fetcher, as a dispatcher, so (1) the fetcher cannot tell a hit or a revalidation from a request (a hit differs
+ * only by the `age` field it adds), while `SecureFetchResult.fromCache`/`revalidated` (fetch-cache.test.ts,
+ * bench/client's cached-fetch figure) say which; (2) its stale-while-revalidate and revalidation requests leave from
+ * the dispatcher, outside the fetcher's deadline, size bounds and redirect checks; (3) it reads `Date.now()` itself,
+ * while this cache takes a clock the tests move forward and the resolver shares (resolve-cache.test.ts "the
+ * resolver and its HTTP cache agree on time"); (4) it applies heuristic freshness (10 % of the Last-Modified age, a
+ * year for `immutable`) with no option to turn it off, where this cache and the resolver's reuse rule
+ * (resolve/reuse.ts) have none, and it stores a response whose only freshness information is an ETag (to revalidate
+ * every use, "has no heuristic freshness" in fetch-cache.test.ts) only when it says `no-cache` or `cacheByDefault`
+ * is 0.
+ * Why not http-cache-semantics (4.3): it judges one response, so the store above (Vary variants, byte budget, LRU,
+ * invalidation, one background revalidation per entry) stays ours either way, and what it would replace, the rules
+ * of freshness.ts and cache-control.ts, it reads differently: see those files. Its heuristics (`cacheHeuristic`,
+ * `immutableMinTimeToLive`) and clock (`now()`) could be set, the rest could not.
  */
 import { parseCacheControl } from './cache-control.js';
 import { currentAgeMs, type Freshness, freshnessOf, type HeaderPairs, headerValue } from './freshness.js';

@@ -2,6 +2,12 @@
  * How long a stored response stays fresh and how old it is (RFC 9111 §4.2), for a private cache: `s-maxage` is
  * ignored, `max-age` wins over `Expires`, and there is no heuristic freshness (a response without either is stale at
  * once, stored only to be revalidated with its validators).
+ *
+ * Not http-cache-semantics (4.3), whose age is the `Age` field plus the time since it was stored: it leaves out
+ * RFC 9111 §4.2.3's apparent age (the response time less `Date`) and the response delay (the time the request was
+ * in flight), both of which `initialAgeMs` counts, so a response that took long to arrive, or left its origin long
+ * ago, would be fresh for longer there. The resolver (resolve/reuse.ts) also needs the lifetime and the initial age
+ * apart, to know when the earliest document of a resolution expires; the library gives only a time to live.
  */
 import { type CacheDirectives, deltaSeconds, parseCacheControl, parseDeltaSeconds } from './cache-control.js';
 
