@@ -1,7 +1,18 @@
 // The agent page (/app/agents/<id>): who publishes it, where it came from, what it does and how to call it, and
 // the agent in every format.
 import { api, apiAgentPath } from './api.js';
-import { copyButton, downloadLink, facts, h, jsonBlock, showView, untrusted, when } from './dom.js';
+import {
+  copyButton,
+  currentTurn,
+  downloadLink,
+  facts,
+  h,
+  jsonBlock,
+  showView,
+  stillCurrent,
+  untrusted,
+  when,
+} from './dom.js';
 import { schemaFields } from './schema.js';
 import { tryPanel } from './try.js';
 
@@ -16,10 +27,12 @@ const FORMATS = [
 ];
 
 export async function agentView(id, { tryOperation } = {}) {
+  const turn = currentTurn();
   let agent;
   try {
     ({ body: agent } = await api(apiAgentPath(id)));
   } catch (error) {
+    if (!stillCurrent(turn)) return;
     showView(
       h('h1', {}, 'Agent not found'),
       h(
@@ -32,6 +45,7 @@ export async function agentView(id, { tryOperation } = {}) {
     document.title = 'Agent not found · Agentry';
     return;
   }
+  if (!stillCurrent(turn)) return;
   document.title = `${agent.name || id} · Agentry`;
   const registry = agent.registry ?? {};
   const operations = agent.operations ?? [];

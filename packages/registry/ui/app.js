@@ -3,7 +3,7 @@
 // inside the app change the URL with the History API, so Back, reload and shared links work.
 import { agentView } from './agent.js';
 import { credentials } from './api.js';
-import { $, setStatus } from './dom.js';
+import { $, beginTurn, setStatus, stillCurrent } from './dom.js';
 import { operateView } from './operate.js';
 import { resolveView } from './resolve.js';
 import { searchView } from './search.js';
@@ -13,10 +13,8 @@ function navigate(url) {
   render();
 }
 
-let rendering = 0;
-
 async function render() {
-  const turn = ++rendering;
+  const turn = beginTurn();
   const { pathname, searchParams } = new URL(location.href);
   for (const link of document.querySelectorAll('[data-nav]')) link.removeAttribute('aria-current');
   const section = pathname.startsWith('/app/resolve')
@@ -43,7 +41,7 @@ async function render() {
       await searchView(searchParams, navigate);
     }
   } catch (error) {
-    if (turn === rendering) setStatus(`Failed: ${error.message}`);
+    if (stillCurrent(turn)) setStatus(`Failed: ${error.message}`);
   }
 }
 

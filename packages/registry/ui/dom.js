@@ -27,6 +27,12 @@ function append(node, children) {
 
 export const $ = (id) => document.getElementById(id);
 
+/** The navigation being drawn: a view whose data arrives after the user moved on draws nothing. */
+let turn = 0;
+export const beginTurn = () => ++turn;
+export const currentTurn = () => turn;
+export const stillCurrent = (mine) => mine === turn;
+
 /** Replaces the view with `children` and moves focus to its heading, as a page load would. */
 export function showView(...children) {
   const view = $('view');

@@ -1,6 +1,6 @@
 // Resolve (/app/resolve?intent=…): an intent in, ranked candidates out, each with the exact call to make.
 import { agentPath, api, credentials } from './api.js';
-import { copyButton, facts, h, setStatus, showView } from './dom.js';
+import { copyButton, currentTurn, facts, h, setStatus, showView, stillCurrent } from './dom.js';
 import { sampleInput } from './schema.js';
 
 export async function resolveView(params, navigate) {
@@ -40,14 +40,17 @@ export async function resolveView(params, navigate) {
     return;
   }
   setStatus('Resolving…');
+  const turn = currentTurn();
   let body;
   try {
     ({ body } = await api('/resolve', { json: { intent, top: 10 } }));
   } catch (error) {
+    if (!stillCurrent(turn)) return;
     setStatus('');
     list.replaceWith(h('p', { class: 'error', role: 'alert' }, `Resolution failed: ${error.message}`));
     return;
   }
+  if (!stillCurrent(turn)) return;
   const candidates = body.candidates ?? [];
   const left = body.filtered?.count
     ? ` (${body.filtered.count} left out: ${Object.entries(body.filtered.reasons ?? {})

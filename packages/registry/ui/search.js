@@ -1,7 +1,7 @@
 // The search page (/?q=…&tags=…): plain-language search, filters with counts, why each agent matched, pages.
 // Everything the page shows comes from the URL, so a search can be shared, reloaded and gone back to.
 import { agentPath, api, nextCursor } from './api.js';
-import { h, setStatus, showView } from './dom.js';
+import { currentTurn, h, setStatus, showView, stillCurrent } from './dom.js';
 
 const PAGE_SIZE = 20;
 /** Facets that filter (their API parameter) and facets that only count. */
@@ -18,6 +18,7 @@ const COUNT_FACETS = [
 const FILTER_PARAMS = FILTER_FACETS.map(([, , param]) => param);
 
 export async function searchView(params, navigate) {
+  const turn = currentTurn();
   const q = params.get('q') ?? '';
   const query = h('input', {
     id: 'query',
@@ -78,6 +79,7 @@ export async function searchView(params, navigate) {
   const facetParams = new URLSearchParams();
   for (const name of FILTER_PARAMS) if (params.get(name)) facetParams.set(name, params.get(name));
   const [list] = await Promise.allSettled([api(`/agents?${listParams}`)]);
+  if (!stillCurrent(turn)) return;
   results.removeAttribute('aria-busy');
   // The counts are asked once the results are in: the results never wait for them (at 100,000 agents the
   // counts take a few hundred milliseconds).

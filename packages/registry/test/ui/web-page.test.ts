@@ -232,6 +232,33 @@ describe('the web app', () => {
     assert.equal(await page.locator('article.agent').count(), 0);
   });
 
+  test('an agent that arrives after the user went Back is not drawn over the search', async () => {
+    await page.goto(`${registry.url}/?q=weather`);
+    await page.locator('#results > li[data-agent-id="weather"]').waitFor();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The browser holds the agent's answer until the user has gone back.
+    await page.route('**/agents/weather', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const answered = page.waitForResponse('**/agents/weather');
+    await page.click('#results > li[data-agent-id="weather"] a.open');
+    await page.waitForURL(/\/app\/agents\/weather$/);
+    await page.goBack();
+    await page.locator('#results > li[data-agent-id="weather"]').waitFor();
+    release();
+    await answered;
+    // Let the page's script finish with the answer (a few tasks) before looking.
+    await page.evaluate('new Promise((resolve) => setTimeout(resolve, 0))');
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))');
+    assert.equal(await page.locator('article.agent').count(), 0);
+    assert.ok((await resultIds()).includes('weather'));
+    await page.unroute('**/agents/weather');
+  });
+
   test('an unknown agent link says the agent is not there', async () => {
     // Its own page: the browser logs the API's 404 as a console error, which the last test would count.
     const context = await browser.newContext();
