@@ -76,20 +76,21 @@ function table(caption, headings, rows) {
   );
 }
 
-async function loadHosts(container) {
+/** The crawl queue; `note` says what the last action did (the list is drawn again after each). */
+async function loadHosts(container, note = '') {
   const origin = h('input', {
     id: 'host-origin',
     type: 'url',
     placeholder: 'https://agents.example.com',
     'aria-label': 'Origin to crawl',
   });
-  const message = h('p', { role: 'status', class: 'hint' });
+  const message = h('p', { role: 'status', class: 'hint' }, note);
   const add = h('form', { class: 'row' }, origin, h('button', { type: 'submit' }, 'Add and crawl'));
-  const crawl = async (value) => {
+  const crawl = async (value, now = false) => {
     try {
-      const { body } = await api('/hosts', { json: { origin: value } });
-      message.textContent = body.warning ?? `${body.origin} is queued (${body.state}).`;
-      await loadHosts(container);
+      const { body } = await api('/hosts', { json: now ? { origin: value, now: true } : { origin: value } });
+      const queued = now ? `${body.origin} is due now` : `${body.origin} is queued (${body.state})`;
+      await loadHosts(container, body.warning ? `${queued}. ${body.warning}` : `${queued}.`);
     } catch (error) {
       message.textContent = `Could not queue ${value}: ${error.message}`;
     }
@@ -136,7 +137,7 @@ async function loadHosts(container) {
                 {},
                 h(
                   'button',
-                  { type: 'button', class: 'small', onclick: () => crawl(host.origin) },
+                  { type: 'button', class: 'small', onclick: () => crawl(host.origin, true) },
                   'Crawl now',
                 ),
               ),

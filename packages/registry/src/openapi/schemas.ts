@@ -569,6 +569,11 @@ export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
         description: 'scheme://host[:port]; a bare host name means https. A path is ignored.',
         examples: ['https://agents.example.com'],
       },
+      now: {
+        type: 'boolean',
+        description:
+          'Make an origin already queued due at once ("crawl now"); a new origin is due at once anyway.',
+      },
     },
   },
   CrawlHost: {

@@ -339,6 +339,13 @@ describe('the web app', () => {
     await page.fill('#host-origin', 'https://agents.example.org');
     await page.click('#hosts button:has-text("Add and crawl")');
     await page.locator('#hosts tr[data-origin="https://agents.example.org"]').waitFor();
+    await page
+      .locator('#hosts [role="status"]', { hasText: 'https://agents.example.org is queued' })
+      .waitFor();
+    await page.click('#hosts tr[data-origin="https://agents.example.org"] button:has-text("Crawl now")');
+    await page
+      .locator('#hosts [role="status"]', { hasText: 'https://agents.example.org is due now' })
+      .waitFor();
     await page.click('summary:has-text("Access token")');
     await page.click('#token-clear');
   });

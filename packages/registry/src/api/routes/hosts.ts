@@ -35,15 +35,20 @@ export function hostRoutes(app: Hono<ApiEnv>, services: RegistryServices): void 
     if (refusal !== undefined) return refusal;
     const body = await readJsonBody(c.req.raw, settings.maxBodyBytes);
     if (!body.ok) return body.response;
-    const origin = readOrigin(body.value);
-    if (!origin.ok) return origin.response;
+    const request = readHostRequest(body.value);
+    if (!request.ok) return request.response;
+    const origin = { value: request.value.origin };
     if (origin.value.startsWith('http:') && crawler.fetchPolicy.allowHttp !== true) {
       return invalidInput(
         `${origin.value} is plain HTTP; this registry crawls HTTPS origins only (its operator allows HTTP with agentry serve --allow-http).`,
         '/origin',
       );
     }
-    const added = await crawler.add([origin.value], { addedBy: actorOf(caller) });
+    // `now` makes a queued origin due at once (the operator's "crawl now"); a new one is due at once anyway.
+    const added = await crawler.add([origin.value], {
+      addedBy: actorOf(caller),
+      ...(request.value.now ? { due: 'now' as const } : {}),
+    });
     if (added.length > 0) {
       await writeAudit(store.db, {
         at: new Date().toISOString(),
@@ -137,26 +142,28 @@ function requireOperator(caller: Caller, what: string): Response | undefined {
 
 type Read<T> = { ok: true; value: T } | { ok: false; response: Response };
 
-function readOrigin(body: JsonValue): Read<string> {
+function readHostRequest(body: JsonValue): Read<{ origin: string; now: boolean }> {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return {
       ok: false,
       response: invalidInput('The body must be {"origin": "https://agents.example.com"}.', ''),
     };
-  const extra = Object.keys(body).find((key) => key !== 'origin');
+  const extra = Object.keys(body).find((key) => key !== 'origin' && key !== 'now');
   if (extra !== undefined)
     return {
       ok: false,
-      response: invalidInput(`Unknown member "${extra}"; the body has only "origin".`, `/${extra}`),
+      response: invalidInput(`Unknown member "${extra}"; the body has "origin" and "now".`, `/${extra}`),
     };
-  const { origin } = body;
+  const { origin, now } = body;
+  if (now !== undefined && typeof now !== 'boolean')
+    return { ok: false, response: invalidInput('"now" must be true or false.', '/now') };
   if (typeof origin !== 'string')
     return {
       ok: false,
       response: invalidInput('"origin" must be a string such as "https://agents.example.com".', '/origin'),
     };
   try {
-    return { ok: true, value: normalizeOrigin(origin) };
+    return { ok: true, value: { origin: normalizeOrigin(origin), now: now === true } };
   } catch (error) {
     return { ok: false, response: invalidInput((error as Error).message, '/origin') };
   }
