@@ -5,6 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  a2aStateName,
+  a2aStateOf,
+  a2aWireVersionOf,
   confirmationReasons,
   errorCodeKey,
   isConfirmationValue,
@@ -70,5 +73,21 @@ describe('confirmation', () => {
     for (const value of ['true', 'TRUE', ' true ']) assert.equal(isConfirmationValue(value), true, value);
     for (const value of ['1', 'yes', '', null, undefined])
       assert.equal(isConfirmationValue(value), false, String(value));
+  });
+});
+
+describe('A2A dialects', () => {
+  test('a protocolVersion of 1.x is v1.0; 0.x, none or nonsense is v0.3', () => {
+    assert.equal(a2aWireVersionOf('1.0'), '1.0');
+    assert.equal(a2aWireVersionOf('2'), '1.0');
+    assert.equal(a2aWireVersionOf('0.3.0'), '0.3');
+    assert.equal(a2aWireVersionOf(undefined), '0.3');
+    assert.equal(a2aWireVersionOf('latest'), '0.3');
+  });
+
+  test('states written by either dialect read back alike', () => {
+    assert.equal(a2aStateName('1.0', 'input-required'), 'TASK_STATE_INPUT_REQUIRED');
+    assert.equal(a2aStateOf(a2aStateName('1.0', 'input-required')), 'input-required');
+    assert.equal(a2aStateOf(a2aStateName('0.3', 'input-required')), 'input-required');
   });
 });

@@ -1,24 +1,30 @@
 /**
- * The two wire shapes of A2A JSON-RPC the host speaks, behind one interface. v1.0 writes protobuf JSON: parts are
- * `{text}` / `{data}` / `{raw}` / `{url}`, roles and states are enum names (`ROLE_AGENT`, `TASK_STATE_COMPLETED`),
- * and results are wrapped by what they are (`{task}`, `{message}`, `{statusUpdate}`, `{artifactUpdate}`). v0.3
- * writes every object with a `kind` (`{kind: 'data', data}`, `{kind: 'task'}`, `'status-update'` with `final`),
- * lower-case roles and states, and a DataPart's `data` must be an object: other JSON values travel as
- * `{value}` marked `data_part_compat` in the part's metadata, the convention `@a2a-js/sdk`'s v0.3 layer reads.
- * The server (server.ts) works on the neutral shapes below and lets the dialect write them.
+ * The two wire shapes of A2A JSON-RPC the host speaks, behind one interface, written with core's protocol/a2a
+ * (parts, roles, states and result wrapping of v1.0 and v0.3, which the client reads with the same code). Beyond
+ * them, the host's own: v0.3 writes `kind: 'task'` objects and `final` on status updates, v1.0 carries a failure's
+ * A2A reason as a google.rpc.ErrorInfo. The server (server.ts) works on the neutral shapes below and lets the
+ * dialect write them.
  */
-import { isObject, type JsonObject, type JsonValue } from '@agentry/core';
+import {
+  type A2aPart,
+  type A2aWireVersion,
+  a2aDataPart,
+  a2aResult,
+  a2aRole,
+  a2aStateName,
+  isObject,
+  type JsonObject,
+  type JsonValue,
+  readA2aPart,
+} from '@agentry/core';
 import type { Problem } from '../runtime/types.js';
 
-export type WireVersion = '1.0' | '0.3';
+export type WireVersion = A2aWireVersion;
 
 export type TaskState = 'submitted' | 'working' | 'completed' | 'failed' | 'canceled';
 
 /** A part of a caller's message. Files are recognised only to be refused (operations take JSON). */
-export type InboundPart =
-  | { kind: 'text'; text: string }
-  | { kind: 'data'; data: JsonValue }
-  | { kind: 'file' };
+export type InboundPart = A2aPart;
 
 export interface InboundMessage {
   parts: InboundPart[];
@@ -89,7 +95,8 @@ export interface Dialect {
 /** The artifact id of an operation's output: each task has one. */
 export const OUTPUT_ARTIFACT_ID = 'output';
 /** The metadata flag of a v0.3 DataPart whose `data` wraps a non-object value as `{value}`. */
-export const DATA_PART_WRAPPED = 'data_part_compat';
+export { A2A_DATA_PART_WRAPPED as DATA_PART_WRAPPED } from '@agentry/core';
+
 const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
 const ERROR_DOMAIN = 'a2a-protocol.org';
 
@@ -100,14 +107,18 @@ export function dialectFor(version: WireVersion): Dialect {
 const v1: Dialect = {
   version: '1.0',
   readSend: (params) =>
-    readSendParams(params, readV1Part, (configuration) => ({
-      returnImmediately: configuration['returnImmediately'] === true,
-      pushNotifications: configuration['taskPushNotificationConfig'] !== undefined,
-    })),
+    readSendParams(
+      params,
+      (part) => readA2aPart('1.0', part),
+      (configuration) => ({
+        returnImmediately: configuration['returnImmediately'] === true,
+        pushNotifications: configuration['taskPushNotificationConfig'] !== undefined,
+      }),
+    ),
   message: (contextId, value) => ({
     messageId: crypto.randomUUID(),
     contextId,
-    role: 'ROLE_AGENT',
+    role: a2aRole('1.0', 'agent'),
     parts: [v1DataPart(value)],
   }),
   task: (view) => {
@@ -131,8 +142,8 @@ const v1: Dialect = {
     artifact: v1Artifact(update.operation, update.output),
     lastChunk: true,
   }),
-  sendResult: (kind, value) => ({ [kind]: value }),
-  streamResult: (kind, value) => ({ [kind]: value }),
+  sendResult: (kind, value) => a2aResult('1.0', kind, value),
+  streamResult: (kind, value) => a2aResult('1.0', kind, value),
   errorData: (problem, reason) => {
     const details: JsonValue[] = [];
     if (reason !== undefined) details.push({ '@type': ERROR_INFO_TYPE, reason, domain: ERROR_DOMAIN });
@@ -152,7 +163,7 @@ const v03: Dialect = {
     kind: 'message',
     messageId: crypto.randomUUID(),
     contextId,
-    role: 'agent',
+    role: a2aRole('0.3', 'agent'),
     parts: [v03DataPart(value)],
   }),
   task: (view) => {
@@ -180,19 +191,17 @@ const v03: Dialect = {
     artifact: v03Artifact(update.operation, update.output),
     lastChunk: true,
   }),
-  // v0.3 results carry their own `kind`.
-  sendResult: (_kind, value) => value,
-  streamResult: (_kind, value) => value,
+  sendResult: (kind, value) => a2aResult('0.3', kind, value),
+  streamResult: (kind, value) => a2aResult('0.3', kind, value),
   errorData: (problem) => problemJson(problem)!,
 };
 
 function v1DataPart(value: JsonValue): JsonObject {
-  return { data: value, mediaType: 'application/json' };
+  return a2aDataPart('1.0', value);
 }
 
 function v03DataPart(value: JsonValue): JsonObject {
-  if (isObject(value)) return { kind: 'data', data: value };
-  return { kind: 'data', data: { value }, metadata: { [DATA_PART_WRAPPED]: true } };
+  return a2aDataPart('0.3', value);
 }
 
 function v1Artifact(operation: string, output: JsonValue): JsonObject {
@@ -209,11 +218,11 @@ function v1Status(
   message: JsonValue | undefined,
   contextId?: string,
 ): JsonObject {
-  const status: JsonObject = { state: `TASK_STATE_${state.toUpperCase()}`, timestamp };
+  const status: JsonObject = { state: a2aStateName('1.0', state), timestamp };
   if (message !== undefined) {
     status['message'] = {
       messageId: crypto.randomUUID(),
-      role: 'ROLE_AGENT',
+      role: a2aRole('1.0', 'agent'),
       parts: [v1DataPart(message)],
       ...(contextId === undefined ? {} : { contextId }),
     };
@@ -227,12 +236,12 @@ function v03Status(
   message: JsonValue | undefined,
   contextId?: string,
 ): JsonObject {
-  const status: JsonObject = { state, timestamp };
+  const status: JsonObject = { state: a2aStateName('0.3', state), timestamp };
   if (message !== undefined) {
     status['message'] = {
       kind: 'message',
       messageId: crypto.randomUUID(),
-      role: 'agent',
+      role: a2aRole('0.3', 'agent'),
       parts: [v03DataPart(message)],
       ...(contextId === undefined ? {} : { contextId }),
     };
@@ -275,28 +284,10 @@ function readSendParams(
   };
 }
 
-function readV1Part(part: JsonObject): InboundPart | undefined {
-  if (typeof part['text'] === 'string') return { kind: 'text', text: part['text'] };
-  if ('data' in part) return { kind: 'data', data: part['data'] ?? null };
-  if ('raw' in part || 'url' in part) return { kind: 'file' };
-  return undefined;
-}
-
+/** A v0.3 part; a DataPart whose `data` is not an object breaks v0.3's schema and is refused. */
 function readV03Part(part: JsonObject): InboundPart | undefined {
-  switch (part['kind']) {
-    case 'text':
-      return typeof part['text'] === 'string' ? { kind: 'text', text: part['text'] } : undefined;
-    case 'data': {
-      const data = part['data'];
-      if (!isObject(data)) return undefined;
-      const wrapped = objectOr(part['metadata'])[DATA_PART_WRAPPED] === true && 'value' in data;
-      return { kind: 'data', data: wrapped ? (data['value'] ?? null) : data };
-    }
-    case 'file':
-      return { kind: 'file' };
-    default:
-      return undefined;
-  }
+  if (part['kind'] === 'data' && !isObject(part['data'])) return undefined;
+  return readA2aPart('0.3', part);
 }
 
 /** A problem as the JSON it is (its extension members are JSON by construction). */

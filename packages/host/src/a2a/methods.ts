@@ -4,6 +4,7 @@
  * SDK's compat layer) with slashes (`message/send`). The names do not overlap, so the method alone says which wire
  * shapes (dialect.ts) a request and its answer use.
  */
+import { A2A_METHODS } from '@agentry/core';
 import type { WireVersion } from './dialect.js';
 
 /** What the host does for a method. */
@@ -17,10 +18,10 @@ export type MethodRoute =
   | { version: WireVersion; refused: RefusedMethod };
 
 const ROUTES: ReadonlyMap<string, MethodRoute> = new Map<string, MethodRoute>([
-  ['SendMessage', { version: '1.0', action: 'send' }],
-  ['SendStreamingMessage', { version: '1.0', action: 'stream' }],
-  ['GetTask', { version: '1.0', action: 'get-task' }],
-  ['CancelTask', { version: '1.0', action: 'cancel-task' }],
+  [A2A_METHODS['1.0'].send, { version: '1.0', action: 'send' }],
+  [A2A_METHODS['1.0'].stream, { version: '1.0', action: 'stream' }],
+  [A2A_METHODS['1.0'].get, { version: '1.0', action: 'get-task' }],
+  [A2A_METHODS['1.0'].cancel, { version: '1.0', action: 'cancel-task' }],
   ['ListTasks', { version: '1.0', refused: 'unsupported' }],
   ['SubscribeToTask', { version: '1.0', refused: 'unsupported' }],
   ['CreateTaskPushNotificationConfig', { version: '1.0', refused: 'push-notifications' }],
@@ -28,10 +29,10 @@ const ROUTES: ReadonlyMap<string, MethodRoute> = new Map<string, MethodRoute>([
   ['ListTaskPushNotificationConfigs', { version: '1.0', refused: 'push-notifications' }],
   ['DeleteTaskPushNotificationConfig', { version: '1.0', refused: 'push-notifications' }],
   ['GetExtendedAgentCard', { version: '1.0', refused: 'extended-card' }],
-  ['message/send', { version: '0.3', action: 'send' }],
-  ['message/stream', { version: '0.3', action: 'stream' }],
-  ['tasks/get', { version: '0.3', action: 'get-task' }],
-  ['tasks/cancel', { version: '0.3', action: 'cancel-task' }],
+  [A2A_METHODS['0.3'].send, { version: '0.3', action: 'send' }],
+  [A2A_METHODS['0.3'].stream, { version: '0.3', action: 'stream' }],
+  [A2A_METHODS['0.3'].get, { version: '0.3', action: 'get-task' }],
+  [A2A_METHODS['0.3'].cancel, { version: '0.3', action: 'cancel-task' }],
   ['tasks/resubscribe', { version: '0.3', refused: 'unsupported' }],
   ['tasks/pushNotificationConfig/set', { version: '0.3', refused: 'push-notifications' }],
   ['tasks/pushNotificationConfig/get', { version: '0.3', refused: 'push-notifications' }],

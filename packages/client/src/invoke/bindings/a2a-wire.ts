@@ -1,18 +1,26 @@
 /**
- * A2A JSON-RPC messages in the two wire versions Agentry speaks, v1.0 (protobuf JSON: `{data}` parts,
- * `ROLE_USER`, `TASK_STATE_COMPLETED`, results wrapped as `{task}` / `{message}` / `{statusUpdate}` /
- * `{artifactUpdate}`) and v0.3 (`kind` on every object, lower-case roles and states, DataParts holding objects, other
- * JSON values wrapped as `{value}` and flagged `data_part_compat`). A binding's `protocolVersion` picks the version
- * (1.x: v1.0; 0.x or none: v0.3, as A2A reads a missing `A2A-Version`). Answers are read into neutral shapes for
- * the binding (a2a.ts).
+ * A2A JSON-RPC messages as the client writes and reads them, in the two wire dialects of core's
+ * protocol/a2a (v1.0 and v0.3, which the host serves from the same code). A binding's `protocolVersion` picks the
+ * dialect. Answers are read into neutral shapes for the binding (a2a.ts).
  */
-import type { A2aBinding, JsonObject, JsonValue } from '@agentry/core';
+import {
+  A2A_METHODS,
+  type A2aBinding,
+  type A2aWireVersion,
+  a2aDataPart,
+  a2aRole,
+  a2aStateOf,
+  a2aWireVersionOf,
+  type JsonObject,
+  type JsonValue,
+  readA2aPart,
+  readA2aResult,
+} from '@agentry/core';
+import { isObject } from '../json.js';
 
 export { A2A_VERSION_HEADER as VERSION_HEADER } from '@agentry/core';
 
-import { isObject } from '../json.js';
-
-export type A2aVersion = '1.0' | '0.3';
+export type A2aVersion = A2aWireVersion;
 
 export type A2aTaskState =
   | 'submitted'
@@ -41,16 +49,10 @@ export type A2aResult =
   | { kind: 'status'; taskId: string; state: A2aTaskState; message?: JsonValue }
   | { kind: 'artifact'; taskId: string; id: string; values: JsonValue[]; append: boolean };
 
-export const METHODS = {
-  '1.0': { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask', cancel: 'CancelTask' },
-  '0.3': { send: 'message/send', stream: 'message/stream', get: 'tasks/get', cancel: 'tasks/cancel' },
-} as const;
-
-const DATA_PART_WRAPPED = 'data_part_compat';
+export const METHODS = A2A_METHODS;
 
 export function versionOf(binding: A2aBinding): A2aVersion {
-  const major = Number.parseInt(binding.protocolVersion ?? '0', 10);
-  return Number.isFinite(major) && major >= 1 ? '1.0' : '0.3';
+  return a2aWireVersionOf(binding.protocolVersion);
 }
 
 export interface OutgoingMessage {
@@ -67,16 +69,13 @@ export function sendParams(version: A2aVersion, message: OutgoingMessage): JsonO
   const sent: JsonObject = { messageId: crypto.randomUUID(), metadata: { skillId: message.skillId } };
   if (message.contextId !== undefined) sent['contextId'] = message.contextId;
   if (version === '1.0') {
-    sent['role'] = 'ROLE_USER';
-    sent['parts'] = [{ data: message.input, mediaType: 'application/json' }];
+    sent['role'] = a2aRole(version, 'user');
+    sent['parts'] = [a2aDataPart(version, message.input)];
     return { message: sent, configuration: { returnImmediately: message.returnImmediately } };
   }
-  const part: JsonObject = isObject(message.input)
-    ? { kind: 'data', data: message.input }
-    : { kind: 'data', data: { value: message.input }, metadata: { [DATA_PART_WRAPPED]: true } };
   sent['kind'] = 'message';
-  sent['role'] = 'user';
-  sent['parts'] = [part];
+  sent['role'] = a2aRole(version, 'user');
+  sent['parts'] = [a2aDataPart(version, message.input)];
   return {
     message: sent,
     configuration: { blocking: !message.returnImmediately, acceptedOutputModes: [] },
@@ -85,11 +84,10 @@ export function sendParams(version: A2aVersion, message: OutgoingMessage): JsonO
 
 /** A send's result: v1.0 wraps it (`{task}` / `{message}`), v0.3 marks it with `kind`. */
 export function readSendResult(version: A2aVersion, result: JsonValue | undefined): A2aResult | undefined {
-  if (!isObject(result)) return undefined;
   if (version === '1.0') {
-    if (isObject(result['message']))
-      return { kind: 'message', value: partValues(version, result['message']) };
-    if (isObject(result['task'])) return { kind: 'task', task: readTask(version, result['task']) };
+    const read = readA2aResult(version, result);
+    if (read?.kind === 'message') return { kind: 'message', value: partValues(version, read.value) };
+    if (read?.kind === 'task') return { kind: 'task', task: readTask(version, read.value) };
     return undefined;
   }
   return readStreamResult(version, result);
@@ -97,29 +95,10 @@ export function readSendResult(version: A2aVersion, result: JsonValue | undefine
 
 /** One event of a stream. */
 export function readStreamResult(version: A2aVersion, result: JsonValue | undefined): A2aResult | undefined {
-  if (!isObject(result)) return undefined;
-  let kind: string | undefined;
-  let value: JsonObject | undefined;
-  if (version === '1.0') {
-    for (const key of ['message', 'task', 'statusUpdate', 'artifactUpdate']) {
-      if (isObject(result[key])) {
-        kind = key;
-        value = result[key];
-        break;
-      }
-    }
-  } else {
-    const kinds: Record<string, string> = {
-      message: 'message',
-      task: 'task',
-      'status-update': 'statusUpdate',
-      'artifact-update': 'artifactUpdate',
-    };
-    kind = kinds[String(result['kind'])];
-    value = result;
-  }
-  if (kind === undefined || value === undefined) return undefined;
-  switch (kind) {
+  const read = readA2aResult(version, result);
+  if (read === undefined) return undefined;
+  const { value } = read;
+  switch (read.kind) {
     case 'message':
       return { kind: 'message', value: partValues(version, value) };
     case 'task':
@@ -170,11 +149,7 @@ export function outputOf(artifacts: ReadonlyArray<{ values: JsonValue[] }>): Jso
 }
 
 function stateOf(status: JsonObject): A2aTaskState {
-  const raw = typeof status['state'] === 'string' ? status['state'] : '';
-  const state = raw
-    .replace(/^TASK_STATE_/, '')
-    .toLowerCase()
-    .replace(/_/g, '-');
+  const state = a2aStateOf(typeof status['state'] === 'string' ? status['state'] : '');
   const known: readonly A2aTaskState[] = [
     'submitted',
     'working',
@@ -203,20 +178,10 @@ function valuesOf(version: A2aVersion, parts: JsonValue | undefined): JsonValue[
   return parts.filter(isObject).map((part) => partValue(version, part));
 }
 
-/** A DataPart's data, a TextPart's text, a file part as it is. */
+/** A DataPart's data, a TextPart's text, a file part as it is (v0.3: its `file` object). */
 function partValue(version: A2aVersion, part: JsonObject): JsonValue {
-  if (version === '1.0') {
-    if ('data' in part) return part['data'] ?? null;
-    if (typeof part['text'] === 'string') return part['text'];
-    return part;
-  }
-  if (part['kind'] === 'data') {
-    const data = part['data'] ?? null;
-    const metadata = isObject(part['metadata']) ? part['metadata'] : {};
-    return metadata[DATA_PART_WRAPPED] === true && isObject(data) && 'value' in data
-      ? (data['value'] ?? null)
-      : data;
-  }
-  if (part['kind'] === 'text' && typeof part['text'] === 'string') return part['text'];
-  return isObject(part['file']) ? part['file'] : part;
+  const read = readA2aPart(version, part);
+  if (read?.kind === 'data') return read.data;
+  if (read?.kind === 'text') return read.text;
+  return version === '0.3' && isObject(part['file']) ? part['file'] : part;
 }
