@@ -269,6 +269,37 @@ describe('patterns the engine cannot run', () => {
     assert.match(warnings[1]!.message, /negative lookahead/);
   });
 
+  test('reading a document never compiles its patterns: 2,000 heavy ones read at once', TIMEOUT, () => {
+    // Compiling each costs about 75 ms: two and a half minutes if a reader compiled them.
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 2000; i++)
+      properties[`p${i}`] = { type: 'string', pattern: `${'[a-z]{1,9}'.repeat(99)}${i}` };
+    const result = readDocument({
+      tools: [{ name: 'heavy', description: 'Heavy patterns.', inputSchema: { type: 'object', properties } }],
+    });
+    assert.equal(result.valid, true);
+  });
+
+  test('an overlong pattern is a warning when read, and a schema with too much pattern text is refused to compile', () => {
+    const long = 'a'.repeat(2001);
+    const result = readDocument({
+      tools: [
+        {
+          name: 'long',
+          description: 'A long pattern.',
+          inputSchema: { type: 'object', properties: { x: { type: 'string', pattern: long } } },
+        },
+      ],
+    });
+    assert.match(result.issues[0]?.message ?? '', /is 2001 characters long; .* at most 2000/);
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 11; i++) properties[`p${i}`] = { type: 'string', pattern: 'b'.repeat(1000) };
+    assert.throws(
+      () => compileSchema({ type: 'object', properties }),
+      /the schema's patterns total 11000 characters; Agentry compiles at most 10000 per schema/,
+    );
+  });
+
   test('a `pattern` that is data (inside `const`) is not a pattern', () => {
     const result = readDocument({
       tools: [

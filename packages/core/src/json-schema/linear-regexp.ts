@@ -31,8 +31,13 @@ export class UnsupportedPatternError extends Error {
     readonly pattern: string,
     readonly reason: string,
   ) {
-    super(`pattern ${JSON.stringify(pattern)} ${reason}`);
+    super(`pattern ${JSON.stringify(shown(pattern))} ${reason}`);
   }
+}
+
+/** A pattern as messages show it: at most 120 characters. */
+function shown(pattern: string): string {
+  return pattern.length > 120 ? `${pattern.slice(0, 120)}…` : pattern;
 }
 
 /** Ajv's `RegExpEngine`: `(pattern, flags) => { test }`, with the `code` Ajv's standalone output would use. */
@@ -53,17 +58,49 @@ const JS_LINE_TERMINATORS = '\\n\\r\\x{2028}\\x{2029}';
  * `\p{L}{5000}`, which would cost thousands of steps per character of a megabyte input.
  */
 const MAX_PROGRAM_SIZE = 1_000;
+/** Longer patterns are refused before compiling: compiling costs time in the pattern's length too. */
+const MAX_PATTERN_LENGTH = 2_000;
+
+/**
+ * Why `pattern` cannot run here, found without compiling it (a linear scan): too long, or a construct RE2 lacks.
+ * Undefined when nothing is found; compiling can still refuse it (syntax, program size).
+ */
+export function patternSyntaxProblem(pattern: string): string | undefined {
+  if (pattern.length > MAX_PATTERN_LENGTH)
+    return `is ${pattern.length} characters long; Agentry's linear-time pattern engine takes at most ${MAX_PATTERN_LENGTH}`;
+  const unsupported = unsupportedConstruct(pattern);
+  if (unsupported !== undefined)
+    return `uses ${unsupported}, which Agentry's linear-time pattern engine (RE2 syntax) does not support; rewrite the pattern without backreferences and lookaround`;
+  return undefined;
+}
+
+/** Compiled patterns by flags and text: schemas repeat patterns, and compiling one costs milliseconds. */
+const compiledPatterns = new Map<string, LinearRegExp | UnsupportedPatternError>();
+const MAX_COMPILED_PATTERNS = 256;
 
 /** Compiles an ECMAScript `pattern` for linear-time matching; throws UnsupportedPatternError when it cannot. */
 export function compileLinearRegExp(pattern: string, flags = 'u'): LinearRegExp {
+  const key = `${flags}/${pattern}`;
+  let compiled = compiledPatterns.get(key);
+  if (compiled === undefined) {
+    try {
+      compiled = compileUncached(pattern, flags);
+    } catch (error) {
+      if (!(error instanceof UnsupportedPatternError)) throw error;
+      compiled = error;
+    }
+    if (compiledPatterns.size >= MAX_COMPILED_PATTERNS) compiledPatterns.clear();
+    compiledPatterns.set(key, compiled);
+  }
+  if (compiled instanceof UnsupportedPatternError) throw compiled;
+  return compiled;
+}
+
+function compileUncached(pattern: string, flags: string): LinearRegExp {
+  const problem = patternSyntaxProblem(pattern);
+  if (problem !== undefined) throw new UnsupportedPatternError(pattern, problem);
   if (flags !== '' && flags !== 'u')
     throw new UnsupportedPatternError(pattern, `has flags "${flags}"; only "u" is supported`);
-  const unsupported = unsupportedConstruct(pattern);
-  if (unsupported !== undefined)
-    throw new UnsupportedPatternError(
-      pattern,
-      `uses ${unsupported}, which Agentry's linear-time pattern engine (RE2 syntax) does not support; rewrite the pattern without backreferences and lookaround`,
-    );
   let compiled: RE2JS;
   try {
     compiled = RE2JS.compile(withEcmaScriptClasses(RE2JS.translateRegExp(pattern)));
@@ -77,7 +114,7 @@ export function compileLinearRegExp(pattern: string, flags = 'u'): LinearRegExp 
   if (compiled.programSize() > MAX_PROGRAM_SIZE)
     throw new UnsupportedPatternError(
       pattern,
-      `is too large for Agentry's linear-time pattern engine (${compiled.programSize()} instructions; at most ${MAX_PROGRAM_SIZE}); use smaller repetition counts`,
+      `is too large for Agentry's linear-time pattern engine (${compiled.programSize()} instructions; at most ${MAX_PROGRAM_SIZE}); simplify it (fewer or smaller repetitions and alternatives)`,
     );
   const text = `/${pattern}/${flags}`;
   return { test: (input: string) => compiled.test(input), toString: () => text };

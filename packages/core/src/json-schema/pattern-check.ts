@@ -1,12 +1,14 @@
 /**
  * Finds the patterns of a schema (`pattern`, the keys of `patternProperties`) that the linear-time engine cannot
- * run (linear-regexp.ts: backreferences, lookaround, oversized programs). A codec reports each as an issue when it
- * reads the schema, so a publisher hears of it before a host, client or registry fails to compile the schema.
+ * run (linear-regexp.ts: backreferences, lookaround, overlong patterns), by a linear scan: a codec reports each as
+ * an issue when it reads the schema, so a publisher hears of it before a host, client or registry fails to compile
+ * the schema, and reading a document never compiles its patterns (that costs milliseconds each). Validators that
+ * compile a stranger's schema check its total pattern length first (assertPatternBudget).
  * The walk follows subschema keywords only (a `pattern` inside `const` or `examples` is data) and is iterative, so
  * no nesting depth can overflow the stack.
  */
 import { joinPointer } from '../json/pointer.js';
-import { compileLinearRegExp, UnsupportedPatternError } from './linear-regexp.js';
+import { patternSyntaxProblem } from './linear-regexp.js';
 
 export interface PatternProblem {
   /** JSON pointer of the pattern, relative to the schema. */
@@ -42,39 +44,53 @@ const SCHEMA_MAP_KEYWORDS = [
   'dependencies',
 ];
 
-/** Verdicts by pattern text (undefined: runs fine), bounded: agents repeat the same few patterns. */
-const verdicts = new Map<string, string | undefined>();
-const MAX_VERDICTS = 512;
-
-/** Why `pattern` cannot run, or undefined when it can. */
+/** Why `pattern` cannot run, found by a linear scan (compiling is left to validators), or undefined. */
 export function patternProblem(pattern: string): string | undefined {
-  if (verdicts.has(pattern)) return verdicts.get(pattern);
-  let verdict: string | undefined;
-  try {
-    compileLinearRegExp(pattern);
-  } catch (error) {
-    if (!(error instanceof UnsupportedPatternError)) throw error;
-    verdict = error.message;
-  }
-  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
-  verdicts.set(pattern, verdict);
-  return verdict;
+  return patternSyntaxProblem(pattern);
+}
+
+/**
+ * Compiling a pattern costs time in its length (about 0.1 ms a character for the heaviest), so a schema may carry
+ * at most this many characters of patterns: a validator compiling a stranger's schema does bounded work.
+ */
+export const MAX_SCHEMA_PATTERN_CHARACTERS = 10_000;
+
+/** Throws when the patterns of `schema` together are longer than a validator compiles. */
+export function assertPatternBudget(schema: unknown): void {
+  let total = 0;
+  for (const { pattern } of schemaPatterns(schema)) total += pattern.length;
+  if (total > MAX_SCHEMA_PATTERN_CHARACTERS)
+    throw new Error(
+      `the schema's patterns total ${total} characters; Agentry compiles at most ${MAX_SCHEMA_PATTERN_CHARACTERS} per schema`,
+    );
 }
 
 /** Every pattern of `schema` that cannot run, with its pointer. */
 export function unsupportedPatterns(schema: unknown): PatternProblem[] {
   const problems: PatternProblem[] = [];
+  for (const { pointer, pattern } of schemaPatterns(schema)) {
+    const problem = patternProblem(pattern);
+    if (problem !== undefined)
+      problems.push({ pointer, message: `pattern ${JSON.stringify(shownPattern(pattern))} ${problem}` });
+  }
+  // The walk is depth-first from the end; document order reads better.
+  return problems.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
+}
+
+function shownPattern(pattern: string): string {
+  return pattern.length > 120 ? `${pattern.slice(0, 120)}…` : pattern;
+}
+
+/** The patterns of `schema` (`pattern` values, `patternProperties` keys) with their pointers. */
+export function schemaPatterns(schema: unknown): Array<{ pointer: string; pattern: string }> {
+  const found: Array<{ pointer: string; pattern: string }> = [];
   const pending: Array<{ schema: unknown; pointer: string }> = [{ schema, pointer: '' }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const { schema: node, pointer } = next;
     if (typeof node !== 'object' || node === null || Array.isArray(node)) continue;
     const record = node as Record<string, unknown>;
     const pattern = Object.hasOwn(record, 'pattern') ? record['pattern'] : undefined;
-    if (typeof pattern === 'string') {
-      const problem = patternProblem(pattern);
-      if (problem !== undefined)
-        problems.push({ pointer: joinPointer(pointer, 'pattern'), message: problem });
-    }
+    if (typeof pattern === 'string') found.push({ pointer: joinPointer(pointer, 'pattern'), pattern });
     const patternProperties = Object.hasOwn(record, 'patternProperties')
       ? record['patternProperties']
       : undefined;
@@ -83,11 +99,8 @@ export function unsupportedPatterns(schema: unknown): PatternProblem[] {
       patternProperties !== null &&
       !Array.isArray(patternProperties)
     )
-      for (const key of Object.keys(patternProperties)) {
-        const problem = patternProblem(key);
-        if (problem !== undefined)
-          problems.push({ pointer: joinPointer(pointer, 'patternProperties', key), message: problem });
-      }
+      for (const key of Object.keys(patternProperties))
+        found.push({ pointer: joinPointer(pointer, 'patternProperties', key), pattern: key });
     for (const keyword of SCHEMA_KEYWORDS)
       if (Object.hasOwn(record, keyword))
         pending.push({ schema: record[keyword], pointer: joinPointer(pointer, keyword) });
@@ -107,6 +120,5 @@ export function unsupportedPatterns(schema: unknown): PatternProblem[] {
         });
     }
   }
-  // The walk is depth-first from the end; document order reads better.
-  return problems.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
+  return found;
 }

@@ -11,7 +11,7 @@ import { joinPointer } from '../json/pointer.js';
 import type { JsonSchema, JsonValue } from '../model/agent.js';
 import { AJV_CODE_OPTIONS } from './ajv-code.js';
 import { createMetaFastPath, type MetaFastPath } from './meta-fast-path.js';
-import { unsupportedPatterns } from './pattern-check.js';
+import { assertPatternBudget, unsupportedPatterns } from './pattern-check.js';
 import { isKnownValidSchema, rememberValidSchema } from './valid-schema-cache.js';
 
 // ajv-formats is CommonJS; depending on the loader its default export is the plugin or a namespace holding it.
@@ -195,6 +195,8 @@ export function compileSchema(schema: JsonSchema): (instance: unknown) => Instan
   let validate: ValidateFunction | undefined;
   if (typeof schema === 'object') validate = compiled.get(schema);
   if (validate === undefined) {
+    // A stranger's schema: its patterns are compiled only when their total length is bounded.
+    assertPatternBudget(schema);
     validate = getAjv().compile(schema);
     if (typeof schema === 'object') compiled.set(schema, validate);
   }
