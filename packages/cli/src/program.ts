@@ -24,6 +24,10 @@ export function createProgram(): Command {
     // Program options only before the subcommand, so `resolve --version 1.2` is the agent version.
     .enablePositionalOptions()
     .configureHelp({ sortSubcommands: true })
+    .addHelpText(
+      'after',
+      '\nEach command has its own --help, with examples.\n\nExamples:\n  agentry serve --demo\n  agentry search "book a flight to Paris"\n  agentry host examples/summarizer/agent.ts --port 8080',
+    )
     // Throw instead of exiting, so bin.ts maps usage errors to exit 2; subcommands inherit this when added after.
     .exitOverride();
   registerValidate(program);

@@ -38,7 +38,7 @@ export function registerConvert(program: Command): void {
   addNetworkOptions(command)
     .addHelpText(
       'after',
-      '\nSingle-agent formats (awp, a2a, agent-json, td, aidip, mcp) given several agents produce a JSON array of\ndocuments; use --agent to pick one.\n\nExit status: 0 converted, 1 the input is invalid or the output could not be completed, 2 usage or I/O error.\n\nExamples:\n  agentry convert woa.json --to td --base-url https://agents.example.com > card.td.json\n  agentry convert agent.json --to a2a 2> losses.txt',
+      '\nSingle-agent formats (awp, a2a, agent-json, td, aidip, mcp) given several agents produce a JSON array of\ndocuments; use --agent to pick one.\n\nExit status: 0 converted, 1 the input is invalid or the output could not be completed, 2 usage or I/O error.\n\nExamples:\n  agentry convert woa.json --to td --base-url https://agents.example.com > card.td.json\n  agentry convert agent.json --to a2a --base-url https://flights.example.com 2> losses.txt',
     )
     .action(async (file: string, options: ConvertOptions) => {
       const fetcher = createFetcher(options);

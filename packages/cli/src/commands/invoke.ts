@@ -56,7 +56,7 @@ export function registerInvoke(program: Command): void {
   addNetworkOptions(command)
     .addHelpText(
       'after',
-      '\nExit status: 0 success, 1 the agent or the network failed (the message says why and what to do), 2 usage error.\n\nExamples:\n  agentry invoke agent://agents.example.com/summarizer --input \'{"text": "…"}\'\n  agentry invoke agent://flights.example.com/cancel_booking -i @booking.json --yes\n  agentry invoke agent+https://agents.example.com/agents/chat --stream -i \'{"prompt": "hi"}\'\n  agentry invoke https://registry.example.com/agents/translator -i @text.json --bearer $AGENTRY_TOKEN --api-key $TRANSLATOR_KEY',
+      '\nExit status: 0 success, 1 the agent or the network failed (the message says why and what to do), 2 usage error.\n\nExamples:\n  agentry invoke agent://agents.example.com/summarizer --input \'{"text": "…"}\'\n  agentry invoke agent://flights.example.com/cancel_booking -i @booking.json --yes --bearer $FLIGHTS_TOKEN\n  agentry invoke agent://flights.example.com/flight_status --stream -i \'{"flight_number": "AG100"}\'\n  agentry invoke https://registry.example.com/agents/translator -i @text.json --bearer $AGENTRY_TOKEN --api-key $TRANSLATOR_KEY',
     )
     .action(async (target: string, options: InvokeCommandOptions) => {
       const input = await readInputValue(options.input);

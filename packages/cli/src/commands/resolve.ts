@@ -30,7 +30,7 @@ export function registerResolve(program: Command): void {
   addNetworkOptions(command)
     .addHelpText(
       'after',
-      '\nExit status: 0 an agent (or, for an origin, agents) found, 1 nothing found, 2 usage error.\n\nExamples:\n  agentry resolve agent://planner.example.com/gen-iti\n  agentry resolve https://api.example.com --json\n  agentry resolve agent://localhost:8080/echo --scheme http --allow-http --allow-private-network',
+      '\nExit status: 0 an agent (or, for an origin, agents) found, 1 nothing found, 2 usage error.\n\nExamples:\n  agentry resolve agent://planner.example.com/gen-iti\n  agentry resolve https://api.example.com --json\n  agentry resolve agent://localhost:8080/summarizer --scheme http --allow-http --allow-private-network',
     )
     .action(async (target: string, options: ResolveCommandOptions) => {
       const fetcher = createFetcher(options);
