@@ -229,7 +229,7 @@ async function printed(running: Started, pattern: RegExp): Promise<string> {
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  for (let attempt = 0; attempt < 200; attempt++) {
+  for (let attempt = 0; attempt < 600; attempt++) {
     const value = await probe();
     if (value !== undefined) return value;
     await new Promise((resolve) => setTimeout(resolve, 100));
