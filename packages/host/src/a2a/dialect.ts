@@ -9,6 +9,7 @@ import {
   type A2aPart,
   type A2aWireVersion,
   a2aDataPart,
+  a2aObject,
   a2aResult,
   a2aRole,
   a2aStateName,
@@ -105,7 +106,7 @@ export function dialectFor(version: WireVersion): Dialect {
 }
 
 const v1: Dialect = {
-  version: '1.0',
+  ...writers('1.0'),
   readSend: (params) =>
     readSendParams(
       params,
@@ -115,35 +116,6 @@ const v1: Dialect = {
         pushNotifications: configuration['taskPushNotificationConfig'] !== undefined,
       }),
     ),
-  message: (contextId, value) => ({
-    messageId: crypto.randomUUID(),
-    contextId,
-    role: a2aRole('1.0', 'agent'),
-    parts: [v1DataPart(value)],
-  }),
-  task: (view) => {
-    const task: JsonObject = {
-      id: view.id,
-      contextId: view.contextId,
-      status: v1Status(view.state, view.timestamp, problemJson(view.problem)),
-      metadata: { skillId: view.operation },
-    };
-    if (view.output !== undefined) task['artifacts'] = [v1Artifact(view.operation, view.output)];
-    return task;
-  },
-  statusUpdate: (update) => ({
-    taskId: update.taskId,
-    contextId: update.contextId,
-    status: v1Status(update.state, new Date().toISOString(), update.message, update.contextId),
-  }),
-  artifactUpdate: (update) => ({
-    taskId: update.taskId,
-    contextId: update.contextId,
-    artifact: v1Artifact(update.operation, update.output),
-    lastChunk: true,
-  }),
-  sendResult: (kind, value) => a2aResult('1.0', kind, value),
-  streamResult: (kind, value) => a2aResult('1.0', kind, value),
   errorData: (problem, reason) => {
     const details: JsonValue[] = [];
     if (reason !== undefined) details.push({ '@type': ERROR_INFO_TYPE, reason, domain: ERROR_DOMAIN });
@@ -153,99 +125,81 @@ const v1: Dialect = {
 };
 
 const v03: Dialect = {
-  version: '0.3',
+  ...writers('0.3'),
   readSend: (params) =>
     readSendParams(params, readV03Part, (configuration) => ({
       returnImmediately: configuration['blocking'] === false,
       pushNotifications: configuration['pushNotificationConfig'] !== undefined,
     })),
-  message: (contextId, value) => ({
-    kind: 'message',
-    messageId: crypto.randomUUID(),
-    contextId,
-    role: a2aRole('0.3', 'agent'),
-    parts: [v03DataPart(value)],
-  }),
-  task: (view) => {
-    const task: JsonObject = {
-      kind: 'task',
-      id: view.id,
-      contextId: view.contextId,
-      status: v03Status(view.state, view.timestamp, problemJson(view.problem)),
-      metadata: { skillId: view.operation },
-    };
-    if (view.output !== undefined) task['artifacts'] = [v03Artifact(view.operation, view.output)];
-    return task;
-  },
-  statusUpdate: (update) => ({
-    kind: 'status-update',
-    taskId: update.taskId,
-    contextId: update.contextId,
-    status: v03Status(update.state, new Date().toISOString(), update.message, update.contextId),
-    final: update.final,
-  }),
-  artifactUpdate: (update) => ({
-    kind: 'artifact-update',
-    taskId: update.taskId,
-    contextId: update.contextId,
-    artifact: v03Artifact(update.operation, update.output),
-    lastChunk: true,
-  }),
-  sendResult: (kind, value) => a2aResult('0.3', kind, value),
-  streamResult: (kind, value) => a2aResult('0.3', kind, value),
   errorData: (problem) => problemJson(problem)!,
 };
 
-function v1DataPart(value: JsonValue): JsonObject {
-  return a2aDataPart('1.0', value);
+/** What the host writes, in either dialect: core's protocol/a2a spells each part of it. */
+function writers(
+  version: WireVersion,
+): Pick<
+  Dialect,
+  'version' | 'message' | 'task' | 'statusUpdate' | 'artifactUpdate' | 'sendResult' | 'streamResult'
+> {
+  return {
+    version,
+    message: (contextId, value) => agentMessage(version, value, contextId),
+    task: (view) => {
+      const task = a2aObject(version, 'task', {
+        id: view.id,
+        contextId: view.contextId,
+        status: statusOf(version, view.state, view.timestamp, problemJson(view.problem)),
+        metadata: { skillId: view.operation },
+      });
+      if (view.output !== undefined)
+        task['artifacts'] = [outputArtifact(version, view.operation, view.output)];
+      return task;
+    },
+    statusUpdate: (update) => {
+      const written = a2aObject(version, 'status-update', {
+        taskId: update.taskId,
+        contextId: update.contextId,
+        status: statusOf(version, update.state, new Date().toISOString(), update.message, update.contextId),
+      });
+      // v0.3 marks the last event; v1.0 ends the stream instead.
+      if (version === '0.3') written['final'] = update.final;
+      return written;
+    },
+    artifactUpdate: (update) =>
+      a2aObject(version, 'artifact-update', {
+        taskId: update.taskId,
+        contextId: update.contextId,
+        artifact: outputArtifact(version, update.operation, update.output),
+        lastChunk: true,
+      }),
+    sendResult: (kind, value) => a2aResult(version, kind, value),
+    streamResult: (kind, value) => a2aResult(version, kind, value),
+  };
 }
 
-function v03DataPart(value: JsonValue): JsonObject {
-  return a2aDataPart('0.3', value);
+/** An agent message carrying `value` as its one DataPart. */
+function agentMessage(version: WireVersion, value: JsonValue, contextId: string | undefined): JsonObject {
+  return a2aObject(version, 'message', {
+    messageId: crypto.randomUUID(),
+    ...(contextId === undefined ? {} : { contextId }),
+    role: a2aRole(version, 'agent'),
+    parts: [a2aDataPart(version, value)],
+  });
 }
 
-function v1Artifact(operation: string, output: JsonValue): JsonObject {
-  return { artifactId: OUTPUT_ARTIFACT_ID, name: operation, parts: [v1DataPart(output)] };
+function outputArtifact(version: WireVersion, operation: string, output: JsonValue): JsonObject {
+  return { artifactId: OUTPUT_ARTIFACT_ID, name: operation, parts: [a2aDataPart(version, output)] };
 }
 
-function v03Artifact(operation: string, output: JsonValue): JsonObject {
-  return { artifactId: OUTPUT_ARTIFACT_ID, name: operation, parts: [v03DataPart(output)] };
-}
-
-function v1Status(
+function statusOf(
+  version: WireVersion,
   state: TaskState,
   timestamp: string,
   message: JsonValue | undefined,
   contextId?: string,
 ): JsonObject {
-  const status: JsonObject = { state: a2aStateName('1.0', state), timestamp };
-  if (message !== undefined) {
-    status['message'] = {
-      messageId: crypto.randomUUID(),
-      role: a2aRole('1.0', 'agent'),
-      parts: [v1DataPart(message)],
-      ...(contextId === undefined ? {} : { contextId }),
-    };
-  }
-  return status;
-}
-
-function v03Status(
-  state: TaskState,
-  timestamp: string,
-  message: JsonValue | undefined,
-  contextId?: string,
-): JsonObject {
-  const status: JsonObject = { state: a2aStateName('0.3', state), timestamp };
-  if (message !== undefined) {
-    status['message'] = {
-      kind: 'message',
-      messageId: crypto.randomUUID(),
-      role: a2aRole('0.3', 'agent'),
-      parts: [v03DataPart(message)],
-      ...(contextId === undefined ? {} : { contextId }),
-    };
-  }
+  const status: JsonObject = { state: a2aStateName(version, state), timestamp };
+  if (message !== undefined) status['message'] = agentMessage(version, message, contextId);
   return status;
 }
 

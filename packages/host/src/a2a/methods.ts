@@ -17,29 +17,49 @@ export type MethodRoute =
   | { version: WireVersion; action: MethodAction }
   | { version: WireVersion; refused: RefusedMethod };
 
-const ROUTES: ReadonlyMap<string, MethodRoute> = new Map<string, MethodRoute>([
-  [A2A_METHODS['1.0'].send, { version: '1.0', action: 'send' }],
-  [A2A_METHODS['1.0'].stream, { version: '1.0', action: 'stream' }],
-  [A2A_METHODS['1.0'].get, { version: '1.0', action: 'get-task' }],
-  [A2A_METHODS['1.0'].cancel, { version: '1.0', action: 'cancel-task' }],
-  ['ListTasks', { version: '1.0', refused: 'unsupported' }],
-  ['SubscribeToTask', { version: '1.0', refused: 'unsupported' }],
-  ['CreateTaskPushNotificationConfig', { version: '1.0', refused: 'push-notifications' }],
-  ['GetTaskPushNotificationConfig', { version: '1.0', refused: 'push-notifications' }],
-  ['ListTaskPushNotificationConfigs', { version: '1.0', refused: 'push-notifications' }],
-  ['DeleteTaskPushNotificationConfig', { version: '1.0', refused: 'push-notifications' }],
-  ['GetExtendedAgentCard', { version: '1.0', refused: 'extended-card' }],
-  [A2A_METHODS['0.3'].send, { version: '0.3', action: 'send' }],
-  [A2A_METHODS['0.3'].stream, { version: '0.3', action: 'stream' }],
-  [A2A_METHODS['0.3'].get, { version: '0.3', action: 'get-task' }],
-  [A2A_METHODS['0.3'].cancel, { version: '0.3', action: 'cancel-task' }],
-  ['tasks/resubscribe', { version: '0.3', refused: 'unsupported' }],
-  ['tasks/pushNotificationConfig/set', { version: '0.3', refused: 'push-notifications' }],
-  ['tasks/pushNotificationConfig/get', { version: '0.3', refused: 'push-notifications' }],
-  ['tasks/pushNotificationConfig/list', { version: '0.3', refused: 'push-notifications' }],
-  ['tasks/pushNotificationConfig/delete', { version: '0.3', refused: 'push-notifications' }],
-  ['agent/getAuthenticatedExtendedCard', { version: '0.3', refused: 'extended-card' }],
-]);
+/** The A2A methods the host runs, by what it does for them. */
+const ACTIONS: ReadonlyArray<readonly [keyof (typeof A2A_METHODS)[WireVersion], MethodAction]> = [
+  ['send', 'send'],
+  ['stream', 'stream'],
+  ['get', 'get-task'],
+  ['cancel', 'cancel-task'],
+];
+
+/** The methods A2A defines that the host refuses, by version and by the error that says so. */
+const REFUSED: Readonly<Record<WireVersion, Readonly<Record<RefusedMethod, readonly string[]>>>> = {
+  '1.0': {
+    unsupported: ['ListTasks', 'SubscribeToTask'],
+    'push-notifications': [
+      'CreateTaskPushNotificationConfig',
+      'GetTaskPushNotificationConfig',
+      'ListTaskPushNotificationConfigs',
+      'DeleteTaskPushNotificationConfig',
+    ],
+    'extended-card': ['GetExtendedAgentCard'],
+  },
+  '0.3': {
+    unsupported: ['tasks/resubscribe'],
+    'push-notifications': ['set', 'get', 'list', 'delete'].map(
+      (verb) => `tasks/pushNotificationConfig/${verb}`,
+    ),
+    'extended-card': ['agent/getAuthenticatedExtendedCard'],
+  },
+};
+
+const ROUTES: ReadonlyMap<string, MethodRoute> = new Map<string, MethodRoute>(
+  (['1.0', '0.3'] as const).flatMap((version) => [
+    ...ACTIONS.map(([method, action]): [string, MethodRoute] => [
+      A2A_METHODS[version][method],
+      { version, action },
+    ]),
+    ...Object.entries(REFUSED[version]).flatMap(([refused, methods]) =>
+      methods.map((method): [string, MethodRoute] => [
+        method,
+        { version, refused: refused as RefusedMethod },
+      ]),
+    ),
+  ]),
+);
 
 export function routeOf(method: string): MethodRoute | undefined {
   return ROUTES.get(method);

@@ -94,6 +94,11 @@ const V03_KINDS: Readonly<Record<A2aResultKind, string>> = {
   artifactUpdate: 'artifact-update',
 };
 
+/** An object of the kind named (`message`, `task`, `status-update`…): v0.3 writes the `kind` first; v1.0 none. */
+export function a2aObject(version: A2aWireVersion, kind: string, members: JsonObject): JsonObject {
+  return version === '1.0' ? members : { kind, ...members };
+}
+
 /** A result as the dialect writes it: v1.0 wraps it by what it is; v0.3 objects carry their own `kind`. */
 export function a2aResult(version: A2aWireVersion, kind: A2aResultKind, value: JsonObject): JsonObject {
   return version === '1.0' ? { [kind]: value } : value;
