@@ -32,3 +32,16 @@ test('an agent id with a lone surrogate makes a WoA invocation URL', () => {
   };
   assert.equal(woaInvokeUrl(binding, 'x\ud83d'), 'https://agent.example/agents/x%EF%BF%BD/invoke');
 });
+
+// A run of slashes that does not end the text made `/\/+$/` retry at every slash of the run: 50,000 took 5 s,
+// and a document can carry far more. The bases below would not finish that way; trimmed by a loop, they do.
+const SLASHES = '/'.repeat(200_000);
+
+test('a base URL with a long inner run of slashes is trimmed in linear time', { timeout: 60_000 }, () => {
+  const base = `https://agent.example${SLASHES}x`;
+  const binding = { kind: 'woa-rest' as const, base, invokePath: '/invoke' };
+  assert.equal(woaInvokeUrl(binding, 'a'), `${base}/invoke`);
+  assert.equal(restTaskUrl(base, '1.0', 't'), `${base}/tasks/t`);
+  assert.equal(restTaskUrl(`${base}//`, '1.0', 't'), `${base}/tasks/t`);
+  assert.equal(pollUrlFor(`${base}/`, 't', 'https://agent.example/'), `${base}/t`);
+});

@@ -2,6 +2,7 @@ export * from './agent-uri/index.js';
 export type * from './codecs/codec.js';
 export type { CarrySpec } from './codecs/losses.js';
 export { codecs, DETECTION_ORDER, detectFormat, getCodec } from './codecs/registry.js';
+export { trimEdges, trimTrailingSlash } from './codecs/urls.js';
 export * from './documents.js';
 export * from './issues.js';
 export * from './json/pointer.js';

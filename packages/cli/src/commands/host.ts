@@ -3,6 +3,8 @@
  * every format, with invocation over REST, MCP, A2A and WebSocket. The module may export `hostOptions` (auth, rate
  * limits, signing, …: anything `createHost` takes) beside its agents.
  */
+
+import { trimTrailingSlash } from '@agentry/core';
 import { createHost, type HostOptions, hostEntry, originEntry, serveNode } from '@agentry/host';
 import type { Command } from 'commander';
 import { agentsOf } from '../io/agents.js';
@@ -75,7 +77,7 @@ export function registerHost(program: Command): void {
       const hostOptions = (module.hostOptions ?? {}) as Partial<HostOptions>;
       // The documents link to the base URL, which (with --port 0) is only known once the server listens.
       const { server, url: listening } = await listeningServer(port, options.hostname, tls);
-      const baseUrl = (options.baseUrl ?? listening).replace(/\/+$/, '');
+      const baseUrl = trimTrailingSlash(options.baseUrl ?? listening);
       const host = createHost({
         webSocket: true,
         ...hostOptions,

@@ -1,5 +1,5 @@
 /** Parsing the format names the CLI accepts. */
-import { FORMAT_NAMES, type FormatName } from '@agentry/core';
+import { FORMAT_NAMES, type FormatName, trimTrailingSlash } from '@agentry/core';
 import { InvalidArgumentError } from 'commander';
 
 export function parseFormatName(value: string): FormatName {
@@ -13,5 +13,5 @@ export function parseBaseUrl(value: string): string {
       `"${value}" is not an absolute http(s) URL (e.g. https://agents.example.com).`,
     );
   }
-  return value.replace(/\/+$/, '');
+  return trimTrailingSlash(value);
 }

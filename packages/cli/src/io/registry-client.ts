@@ -3,6 +3,8 @@
  * AGENTRY_REGISTRY, else the local default), the caller's token (`--token`, else AGENTRY_TOKEN), and its problem
  * answers turned into messages a person can act on.
  */
+
+import { trimTrailingSlash } from '@agentry/core';
 import type { Command } from 'commander';
 import { UsageError } from './errors.js';
 
@@ -42,7 +44,7 @@ export async function callRegistry(
   path: string,
   init: { method?: string; body?: unknown } = {},
 ): Promise<RegistryAnswer> {
-  const base = (options.registry ?? process.env['AGENTRY_REGISTRY'] ?? DEFAULT_REGISTRY).replace(/\/+$/, '');
+  const base = trimTrailingSlash(options.registry ?? process.env['AGENTRY_REGISTRY'] ?? DEFAULT_REGISTRY);
   if (!URL.canParse(base)) throw new UsageError(`--registry must be a URL, not "${base}"`);
   const token = options.token ?? process.env['AGENTRY_TOKEN'];
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -113,7 +115,7 @@ export function registryUrl(value: string): string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(`"${value}" is not an http(s) URL`);
   }
-  return url.href.replace(/\/+$/, '');
+  return trimTrailingSlash(url.href);
 }
 
 /** Comma-separated option values as a list. */

@@ -4,7 +4,7 @@
  * who answered what and, where a caller can do something about it, what.
  */
 import { STATUS_CODES } from 'node:http';
-import { type Agent, errorCodeKey } from '@agentry/core';
+import { type Agent, errorCodeKey, trimTrailingSlash } from '@agentry/core';
 import {
   FetchError,
   FetchRefusedError,
@@ -203,9 +203,7 @@ function classify(body: ErrorBody, status: number | undefined): ErrorClass {
 
 function lastSegment(uri: string | undefined): string | undefined {
   if (uri === undefined) return undefined;
-  const segment = uri
-    .replace(/[#?].*$/, '')
-    .replace(/\/+$/, '')
+  const segment = trimTrailingSlash(uri.replace(/[#?].*$/, ''))
     .split('/')
     .at(-1);
   return segment === undefined || segment === '' ? undefined : segment;

@@ -5,7 +5,7 @@
  * cancels the task with `DELETE` on the poll URL. The shapes read are documented in docs/invocation.md.
  */
 import type { JsonObject, JsonValue, Operation } from '@agentry/core';
-import { encodeUriComponentSafe } from '@agentry/core';
+import { encodeUriComponentSafe, trimTrailingSlash } from '@agentry/core';
 import type { DeferredTask, HttpSend, RawResult } from './bindings/types.js';
 import { readErrorValue } from './error-body.js';
 import { agentErrorFrom, contextDetails, type ErrorContext, protocolError } from './error-mapping.js';
@@ -80,7 +80,7 @@ export function pollUrlFor(endpoint: string, taskId: string | undefined, base: s
     const id = encodeUriComponentSafe(taskId);
     path = /\{[^}]*\}/.test(endpoint)
       ? endpoint.replace(/\{[^}]*\}/, id)
-      : `${endpoint.replace(/\/+$/, '')}/${id}`;
+      : `${trimTrailingSlash(endpoint)}/${id}`;
   }
   return absolute(path, base);
 }

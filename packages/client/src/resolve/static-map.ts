@@ -12,7 +12,13 @@
  *       "did:web:example.org": "agent+https://example.org/invoke" }
  */
 import { readFile } from 'node:fs/promises';
-import { type AgentUri, hasAgentScheme, normalizeAgentUri, tryParseAgentUri } from '@agentry/core';
+import {
+  type AgentUri,
+  hasAgentScheme,
+  normalizeAgentUri,
+  trimTrailingSlash,
+  tryParseAgentUri,
+} from '@agentry/core';
 import { StaticMapError } from './errors.js';
 import { isRecord } from './json.js';
 
@@ -91,7 +97,7 @@ export function normalizeMapKey(key: string): string | undefined {
     return parsed.ok ? withoutQuery(normalizeAgentUri(parsed.uri)) : undefined;
   }
   if (/^https?:\/\//i.test(key)) {
-    return URL.canParse(key) ? new URL(key).href.replace(/\/+$/, '') : undefined;
+    return URL.canParse(key) ? trimTrailingSlash(new URL(key).href) : undefined;
   }
   // An authority alone: check it by parsing it as one.
   const parsed = tryParseAgentUri(`agent://${key}`);
@@ -135,7 +141,7 @@ export function lookUp(
 }
 
 function withoutQuery(normalUri: string): string {
-  return normalUri.replace(/[?#].*$/s, '').replace(/\/+$/, '');
+  return trimTrailingSlash(normalUri.replace(/[?#].*$/s, ''));
 }
 
 function authorityOf(normalUri: string): string {

@@ -6,6 +6,7 @@
  * is (docs/crawler.md, "Synthetic surfaces"); it never reaches 1, since a native description is always preferred.
  */
 import type { JsonObject, JsonValue } from '@agentry/core';
+import { trimEdges } from '@agentry/core';
 
 export const GENERATOR = 'agentry-crawler/0.1.0';
 
@@ -245,7 +246,7 @@ function requiresAuth(security: unknown): boolean {
 }
 
 function uniqueId(raw: string, taken: Set<string>): string {
-  const base = raw.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '') || 'operation';
+  const base = trimEdges(raw.replace(/[^A-Za-z0-9_.-]+/g, '_'), '_') || 'operation';
   let id = base;
   for (let n = 2; taken.has(id); n++) id = `${base}_${n}`;
   taken.add(id);

@@ -5,7 +5,7 @@
  * `{"error": {code, status, message, details}}` body, which the shared error reading understands.
  */
 import type { JsonValue } from '@agentry/core';
-import { encodeUriComponentSafe } from '@agentry/core';
+import { encodeUriComponentSafe, trimTrailingSlash } from '@agentry/core';
 import { isObject } from '../json.js';
 import { pollAnswer } from './a2a-tasks.js';
 import { type A2aVersion, readTask } from './a2a-wire.js';
@@ -13,7 +13,7 @@ import type { HttpSend } from './types.js';
 
 /** The URL of an HTTP+JSON method (`message:send`, `tasks/{id}`) under the interface URL. */
 export function restUrl(base: string, version: A2aVersion, path: string): string {
-  return `${base.replace(/\/+$/, '')}${version === '0.3' ? '/v1' : ''}/${path}`;
+  return `${trimTrailingSlash(base)}${version === '0.3' ? '/v1' : ''}/${path}`;
 }
 
 export function restTaskUrl(base: string, version: A2aVersion, taskId: string): string {

@@ -3,7 +3,7 @@
  * `invoke_path`, with `{agent_id}` replaced by the agent's id. The answer is the output itself.
  */
 import type { WoaRestBinding } from '@agentry/core';
-import { encodeUriComponentSafe } from '@agentry/core';
+import { encodeUriComponentSafe, trimTrailingSlash } from '@agentry/core';
 import { fetcherSend, httpExchange } from '../http/exchange.js';
 import type { BindingTransport, CallContext, RawResult } from './types.js';
 
@@ -27,7 +27,7 @@ export function woaInvokeUrl(binding: WoaRestBinding, agentId: string): string {
   if (known !== undefined) return known;
   const path = binding.invokePath.replaceAll('{agent_id}', encodeUriComponentSafe(agentId));
   // "Concatenates": a base ending in "/" must not double the path's leading slash.
-  const url = binding.base.replace(/\/+$/, '') + path;
+  const url = trimTrailingSlash(binding.base) + path;
   if (memo.urls.size >= 256) memo.urls.clear();
   memo.urls.set(agentId, url);
   return url;
