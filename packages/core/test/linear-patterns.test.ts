@@ -15,7 +15,13 @@ import tdSchema from 'wot-thing-description-types/schema/td-json-schema-validati
   type: 'json',
 };
 import { validateThingDescription } from '../src/codecs/td/official-schema.js';
-import { compileSchema, readDocument, UnsupportedPatternError, validateInstance } from '../src/index.js';
+import {
+  compileSchema,
+  type JsonValue,
+  readDocument,
+  UnsupportedPatternError,
+  validateInstance,
+} from '../src/index.js';
 import { appendErrorsInPlace } from '../src/json-schema/ajv-code.js';
 import { compileLinearRegExp } from '../src/json-schema/linear-regexp.js';
 
@@ -271,7 +277,7 @@ describe('patterns the engine cannot run', () => {
 
   test('reading a document never compiles its patterns: 2,000 heavy ones read at once', TIMEOUT, () => {
     // Compiling each costs about 75 ms: two and a half minutes if a reader compiled them.
-    const properties: Record<string, unknown> = {};
+    const properties: Record<string, JsonValue> = {};
     for (let i = 0; i < 2000; i++)
       properties[`p${i}`] = { type: 'string', pattern: `${'[a-z]{1,9}'.repeat(99)}${i}` };
     const result = readDocument({
@@ -292,7 +298,7 @@ describe('patterns the engine cannot run', () => {
       ],
     });
     assert.match(result.issues[0]?.message ?? '', /is 2001 characters long; .* at most 2000/);
-    const properties: Record<string, unknown> = {};
+    const properties: Record<string, JsonValue> = {};
     for (let i = 0; i < 11; i++) properties[`p${i}`] = { type: 'string', pattern: 'b'.repeat(1000) };
     assert.throws(
       () => compileSchema({ type: 'object', properties }),
