@@ -23,7 +23,6 @@ export { crawledId, crawlOwner, createCrawlSink } from './ingest/crawl-sink.js';
 export { preferredId } from './records/ids.js';
 export { type Registration, type RegistrationRequest, readRegistration } from './records/registration.js';
 export { searchDocumentOf } from './records/search-document.js';
-export { scanAgentText } from './safety/index.js';
 export type * from './records/types.js';
 export { formatView, metadataView, storedMetadata, summaryView } from './records/views.js';
 export {
@@ -38,6 +37,7 @@ export {
   type ServeOptions,
   serveRegistry,
 } from './registry.js';
+export { scanAgentText } from './safety/index.js';
 export {
   chosenUseLiteEngine,
   EMBEDDING_PROVIDER_KINDS,

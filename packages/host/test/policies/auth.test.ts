@@ -298,11 +298,7 @@ describe('scopes', () => {
   });
 
   it('sends both challenges when both kinds of credential are accepted', async () => {
-    const refused = expectRefused(
-      await auth.authorize(new Headers(), { name: 'book' }),
-      401,
-      'AuthRequired',
-    );
+    const refused = expectRefused(await auth.authorize(new Headers(), { name: 'book' }), 401, 'AuthRequired');
     assert.equal(
       refused.headers.get('WWW-Authenticate'),
       'Bearer realm="agentry", scope="flights:book", ApiKey realm="agentry", header="X-API-Key"',
