@@ -64,7 +64,9 @@ before(async () => {
             etag: '"v1"',
             'cache-control': 'max-age=600',
           });
-          response.end(woa);
+          // Each origin publishes its own agents: the document's endpoints are on the origin that serves it (the
+          // same endpoints served from several origins would be one agent, docs/registry.md "Identity").
+          response.end(woa.replaceAll('https://agents.example.com', origin.url));
           return;
         }
         response.writeHead(404, { 'content-type': 'application/json' });
