@@ -197,7 +197,14 @@ describe('the web app', () => {
     await page.locator('#document', { hasText: '"name"' }).waitFor();
     await page.focus('#document');
     await page.keyboard.press('PageDown');
-    await page.waitForFunction("document.getElementById('document').scrollTop > 0");
+    // Polled through evaluate (the debugger protocol): waitForFunction evaluates its predicate inside the page,
+    // which the app's Content-Security-Policy refuses (no 'unsafe-eval') whenever the first check comes too early.
+    let scrolled = 0;
+    for (let tries = 0; tries < 200 && scrolled === 0; tries++) {
+      scrolled = await page.evaluate<number>("document.getElementById('document').scrollTop");
+      if (scrolled === 0) await page.waitForTimeout(25);
+    }
+    assert.ok(scrolled > 0, 'PageDown scrolls the focused document');
   });
 
   test('an agent link opens the agent by itself, and Back returns to the search', async () => {
