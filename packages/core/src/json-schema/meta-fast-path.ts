@@ -13,6 +13,7 @@
  * meta-schema adds is never taken for an unconstrained one; the rules for the handled keywords are the
  * meta-schema's own, and the tests hold them to Ajv's verdict on generated schemas.
  */
+
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import {
   everyItem,
@@ -23,6 +24,7 @@ import {
   plainKeys,
 } from '../json/plain-data.js';
 import { patternProblem } from './pattern-check.js';
+import { SCHEMA_ARRAY_KEYWORDS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS } from './subschema-keywords.js';
 
 const META_SCHEMA_ID = 'https://json-schema.org/draft/2020-12/schema';
 const SIMPLE_TYPES: ReadonlySet<string> = new Set([
@@ -97,24 +99,6 @@ export function createMetaFastPath(ajv: Ajv2020): MetaFastPath {
   return (schema) => isSchema(schema, 0);
 }
 
-/** Keywords whose value is one schema. */
-const SCHEMA_KEYWORDS = [
-  'items',
-  'contains',
-  'additionalProperties',
-  'propertyNames',
-  'if',
-  'then',
-  'else',
-  'not',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  'contentSchema',
-];
-/** Keywords whose value is a non-empty array of schemas. */
-const SCHEMA_ARRAY_KEYWORDS = ['prefixItems', 'allOf', 'anyOf', 'oneOf'];
-/** Keywords whose value is an object of schemas. */
-const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'];
 /** The meta-schema's patterns for `$id` (no non-empty fragment) and for anchor names. */
 const ID_PATTERN = /^[^#]*#?$/u;
 const ANCHOR_PATTERN = /^[A-Za-z_][-A-Za-z0-9._]*$/u;

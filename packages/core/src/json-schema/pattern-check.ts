@@ -7,8 +7,17 @@
  * The walk follows subschema keywords only (a `pattern` inside `const` or `examples` is data) and is iterative, so
  * no nesting depth can overflow the stack.
  */
+
 import { joinPointer } from '../json/pointer.js';
 import { patternSyntaxProblem } from './linear-regexp.js';
+import {
+  DRAFT_07_SCHEMA_ARRAY_KEYWORDS,
+  DRAFT_07_SCHEMA_KEYWORDS,
+  DRAFT_07_SCHEMA_MAP_KEYWORDS,
+  SCHEMA_ARRAY_KEYWORDS as SUBSCHEMA_ARRAY_KEYWORDS,
+  SCHEMA_KEYWORDS as SUBSCHEMA_KEYWORDS,
+  SCHEMA_MAP_KEYWORDS as SUBSCHEMA_MAP_KEYWORDS,
+} from './subschema-keywords.js';
 
 export interface PatternProblem {
   /** JSON pointer of the pattern, relative to the schema. */
@@ -17,32 +26,11 @@ export interface PatternProblem {
   message: string;
 }
 
-/** Keywords whose value is one schema. */
-const SCHEMA_KEYWORDS = [
-  'items',
-  'additionalItems',
-  'contains',
-  'additionalProperties',
-  'propertyNames',
-  'if',
-  'then',
-  'else',
-  'not',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  'contentSchema',
-];
-/** Keywords whose value is an array of schemas (`items` too, in draft-07's tuple form). */
-const SCHEMA_ARRAY_KEYWORDS = ['prefixItems', 'allOf', 'anyOf', 'oneOf', 'items'];
-/** Keywords whose value is an object of schemas (`dependencies` members that are lists are skipped). */
-const SCHEMA_MAP_KEYWORDS = [
-  'properties',
-  'patternProperties',
-  'dependentSchemas',
-  '$defs',
-  'definitions',
-  'dependencies',
-];
+/** Every place a subschema can be, in 2020-12 and in draft-07's forms (`items` as a tuple, `dependencies`). */
+const SCHEMA_KEYWORDS = [...SUBSCHEMA_KEYWORDS, ...DRAFT_07_SCHEMA_KEYWORDS];
+const SCHEMA_ARRAY_KEYWORDS = [...SUBSCHEMA_ARRAY_KEYWORDS, ...DRAFT_07_SCHEMA_ARRAY_KEYWORDS];
+/** `dependencies` members that are lists are skipped. */
+const SCHEMA_MAP_KEYWORDS = [...SUBSCHEMA_MAP_KEYWORDS, ...DRAFT_07_SCHEMA_MAP_KEYWORDS];
 
 /** Why `pattern` cannot run, found by a linear scan (compiling is left to validators), or undefined. */
 export function patternProblem(pattern: string): string | undefined {
