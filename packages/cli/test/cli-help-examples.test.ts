@@ -37,7 +37,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { OFFICIAL_META } from '@agentry/registry';
 import { generate } from 'selfsigned';
-import { agentry, agentryServer, type Run, type Running, root } from './run-cli.js';
+import { agentry, agentryServer, collect, type Run, type Running, root } from './run-cli.js';
 
 const bin = join(root, 'packages/cli/dist/bin.js');
 /** Added after a public address swapped for a loopback one. */
@@ -126,19 +126,9 @@ interface Line {
 /** Runs the line through `sh -c` and waits for it to end. */
 function sh(line: string, { cwd, env = {}, swaps = {} }: Line): Promise<Run> {
   const command = swapped(line, swaps);
-  return new Promise((done) => {
-    const child = spawn('sh', ['-c', command], { cwd, env: shellEnv(env) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.stdin.end();
-    child.on('close', (status) => done({ status, stdout, stderr }));
-  });
+  const child = spawn('sh', ['-c', command], { cwd, env: shellEnv(env) });
+  child.stdin.end();
+  return collect(child);
 }
 
 interface Started {

@@ -22,23 +22,9 @@ after(() => {
 });
 
 /** Runs `agentry` with these arguments in `cwd`, as a user would type them there. */
+/** The CLI in `cwd`, with no registry file or admin token from the environment (the defaults are what is tested). */
 function agentryIn(cwd: string, args: string[]): Promise<Run> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd,
-      env: { ...process.env, NO_COLOR: '1', AGENTRY_DB: '', AGENTRY_ADMIN_TOKEN: '' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.stdin.end();
-    child.on('close', (status) => done({ status, stdout, stderr }));
-  });
+  return agentryAsync(args, { AGENTRY_DB: '', AGENTRY_ADMIN_TOKEN: '' }, { cwd });
 }
 
 async function call(

@@ -1,6 +1,6 @@
 /** Runs the built `agentry` binary as a user would: a real process with real pipes. */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,11 +37,17 @@ export function agentryAsync(
   options: { cwd?: string } = {},
 ): Promise<Run> {
   assert.ok(existsSync(bin), `build first: ${bin} is missing (npm run build)`);
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: { ...process.env, ...cleanEnv, ...env },
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  });
+  child.stdin.end();
+  return collect(child);
+}
+
+/** A child's whole output and exit status, once it has closed (its stdin is the caller's to end). */
+export function collect(child: ChildProcessWithoutNullStreams): Promise<Run> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { ...process.env, ...cleanEnv, ...env },
-      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -50,7 +56,6 @@ export function agentryAsync(
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
     });
-    child.stdin.end();
     child.on('close', (status) => done({ status, stdout, stderr }));
   });
 }
