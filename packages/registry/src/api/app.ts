@@ -6,44 +6,21 @@
 import { Hono } from 'hono';
 import { authenticate } from '../access/callers.js';
 import type { RateClass } from '../access/rate-limit.js';
-import type { ApiEnv, RegistryServices } from './context.js';
-import { unauthorized } from './guards.js';
+import type { ApiEnv, RegistryServices, RouteHandlers } from './context.js';
+import { refusalFor, unauthorized } from './guards.js';
 import { notFound, problem } from './problems.js';
 import { hasQueryParameter, originOf } from './request-url.js';
-import { adminRoutes } from './routes/admin.js';
-import { agentRoutes } from './routes/agents.js';
-import { catalogRoutes } from './routes/catalog.js';
-import { facetRoutes } from './routes/facets.js';
-import { hostRoutes } from './routes/hosts.js';
-import { invokeRoutes } from './routes/invoke.js';
-import { listingRoutes } from './routes/listing.js';
-import { resolveRoutes } from './routes/resolve.js';
-import { systemRoutes } from './routes/system.js';
-import { uiRoutes } from './routes/ui.js';
-
-/** Every route: path pattern and methods (HEAD goes with GET). Used for 405 answers. */
-const ROUTES: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
-  [/^\/$/, ['GET']],
-  [/^\/ui\/[^/]+$/, ['GET']],
-  [/^\/app(\/.*)?$/, ['GET']],
-  [/^\/facets$/, ['GET']],
-  [/^\/agents$/, ['GET', 'POST']],
-  [/^\/agents\/search$/, ['POST']],
-  [/^\/agents\/[^/]+$/, ['GET', 'PUT', 'DELETE']],
-  [/^\/agents\/[^/]+\/feedback$/, ['POST']],
-  [/^\/agents\/[^/]+\/invoke$/, ['POST']],
-  [/^\/agents\/[^/]+\/history$/, ['GET']],
-  [/^\/resolve$/, ['POST']],
-  [/^\/openapi\.json$/, ['GET']],
-  [/^\/healthz$/, ['GET']],
-  [/^\/metrics$/, ['GET']],
-  [/^\/admin\/tokens$/, ['POST']],
-  [/^\/admin\/tokens\/[^/]+$/, ['DELETE']],
-  [/^\/admin\/audit$/, ['GET']],
-  [/^\/hosts$/, ['GET', 'POST']],
-  [/^\/hosts\/[^/]+$/, ['GET', 'DELETE']],
-  [/^\/\.well-known\/ai-catalog\.json$/, ['GET']],
-];
+import { type Method, type OperationId, ROUTES, type Route } from './route-table.js';
+import { adminHandlers } from './routes/admin.js';
+import { agentHandlers } from './routes/agents.js';
+import { catalogHandlers } from './routes/catalog.js';
+import { facetHandlers } from './routes/facets.js';
+import { hostHandlers } from './routes/hosts.js';
+import { invokeHandlers } from './routes/invoke.js';
+import { listingHandlers } from './routes/listing.js';
+import { resolveHandlers } from './routes/resolve.js';
+import { systemHandlers } from './routes/system.js';
+import { uiHandlers } from './routes/ui.js';
 
 export function createApi(services: RegistryServices): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
@@ -68,7 +45,10 @@ export function createApi(services: RegistryServices): Hono<ApiEnv> {
       auth.caller.tokenId ?? `ip:${clientAddress(c.req.raw, c.env?.remoteAddress, settings.trustProxy)}`,
     );
     if (auth.caller.kind !== 'admin') {
-      const verdict = limiter.take(rateClassOf(c.req.method, c.req.path, c.req.raw.url), c.get('clientKey'));
+      const verdict = await limiter.take(
+        rateClassOf(c.req.method, c.req.path, c.req.raw.url),
+        c.get('clientKey'),
+      );
       if (!verdict.allowed) {
         return problem({
           status: 429,
@@ -82,28 +62,32 @@ export function createApi(services: RegistryServices): Hono<ApiEnv> {
     await next();
   });
 
-  // The search route is registered before /agents/:id so that it is not read as an agent id.
-  listingRoutes(app, services);
-  facetRoutes(app, services);
-  agentRoutes(app, services);
-  invokeRoutes(app, services);
-  resolveRoutes(app, services);
-  adminRoutes(app, services);
-  hostRoutes(app, services);
-  catalogRoutes(app, services);
-  systemRoutes(app, services);
-  uiRoutes(app);
+  const handlers: RouteHandlers = {
+    ...listingHandlers(services),
+    ...facetHandlers(services),
+    ...agentHandlers(services),
+    ...invokeHandlers(services),
+    ...resolveHandlers(services),
+    ...adminHandlers(services),
+    ...hostHandlers(services),
+    ...catalogHandlers(services),
+    ...systemHandlers(services),
+    ...uiHandlers(),
+  };
+  for (const [operationId, route] of Object.entries(ROUTES) as Array<[OperationId, Route]>) {
+    const handle = handlers[operationId];
+    app.on(route.method, route.path, (c) => refusalFor(route.access, c.get('caller')) ?? handle(c));
+  }
 
   app.notFound((c) => {
-    const allowed = ROUTES.find(([pattern]) => pattern.test(c.req.path))?.[1];
-    if (allowed !== undefined && !allowed.includes(c.req.method)) {
-      const methods = allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed;
+    const known = KNOWN_PATHS.find(({ pattern }) => pattern.test(c.req.path));
+    if (known !== undefined && !known.methods.includes(c.req.method)) {
       return problem({
         status: 405,
         code: 'MethodNotAllowed',
         title: 'Method not allowed',
-        detail: `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(', ')}.`,
-        headers: { allow: methods.join(', ') },
+        detail: `${c.req.method} is not allowed on ${c.req.path}; use ${known.allow}.`,
+        headers: { allow: known.allow },
       });
     }
     return notFound(`No such endpoint: ${c.req.method} ${c.req.path}.`);
@@ -119,6 +103,34 @@ export function createApi(services: RegistryServices): Hono<ApiEnv> {
     });
   });
   return app;
+}
+
+/**
+ * Each path of the route table with the methods its routes have and the `Allow` they make (HEAD goes with GET),
+ * in the table's order: the first whose pattern matches a request no route answered names its methods. A request
+ * whose method is not among them (a HEAD too, answered by GET, when GET found nothing) is answered 405.
+ */
+const KNOWN_PATHS: ReadonlyArray<{ pattern: RegExp; methods: readonly string[]; allow: string }> = (() => {
+  const byPath = new Map<string, Set<Method>>();
+  for (const route of Object.values(ROUTES)) {
+    const methods = byPath.get(route.path) ?? new Set();
+    byPath.set(route.path, methods.add(route.method));
+  }
+  const order: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
+  return [...byPath].map(([path, set]) => {
+    const methods = order.filter((method) => set.has(method));
+    const allow = (set.has('GET') ? [...methods, 'HEAD'] : methods).join(', ');
+    return { pattern: pathPattern(path), methods, allow };
+  });
+})();
+
+/** A Hono path as a regular expression over request paths: `:name` is one segment, a last `*` any rest. */
+function pathPattern(path: string): RegExp {
+  const rest = path.endsWith('/*');
+  const segments = (rest ? path.slice(0, -2) : path)
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  return new RegExp(`^${segments.join('/') || '/'}${rest ? '(?:/.*)?' : ''}$`);
 }
 
 function rateClassOf(method: string, path: string, url: string): RateClass {

@@ -1,4 +1,5 @@
 /** What the routes share: the registry's parts, its settings, and the per-request caller. */
+import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import type { RateLimiter } from '../access/rate-limit.js';
 import type { Crawler } from '../crawl/index.js';
@@ -6,6 +7,7 @@ import type { Metrics } from '../metrics/index.js';
 import type { Caller, RegistryRecord } from '../records/types.js';
 import type { SearchIndex } from '../search/types.js';
 import type { RegistryStore } from '../store/store.js';
+import type { OperationId, RoutePath } from './route-table.js';
 
 /** The invocation gateway (src/gateway): calls an agent for a caller and says how it went. */
 export interface InvocationGateway {
@@ -79,3 +81,14 @@ export interface ApiEnv {
     baseUrl: string;
   };
 }
+
+/**
+ * A route's handler: route-table.ts declares the route, app.ts runs its access check first. `P` is the route's
+ * path, so that `c.req.param()` knows its parameters.
+ */
+export type RouteHandler<P extends string = string> = (c: Context<ApiEnv, P>) => Response | Promise<Response>;
+
+/** Handlers by the operationId of their route. */
+export type RouteHandlers<K extends OperationId = OperationId> = {
+  readonly [I in K]: RouteHandler<RoutePath<I>>;
+};

@@ -30,7 +30,10 @@ const STATUS: JsonObject = {
 /** A filter's values: at most `MAX_FILTER_VALUES` (api/list-limits.ts), all of which must match. */
 const filterValues: JsonObject = { type: 'array', items: { type: 'string' }, maxItems: MAX_FILTER_VALUES };
 
-export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
+/** The schemas by name; the names are a type, so that the route table cannot name one that is not here. */
+const named = <K extends string>(schemas: Record<K, JsonObject>): Readonly<Record<K, JsonObject>> => schemas;
+
+export const COMPONENT_SCHEMAS = named({
   Problem: {
     type: 'object',
     description:
@@ -716,4 +719,4 @@ export const COMPONENT_SCHEMAS: Record<string, JsonObject> = {
     required: ['status', 'version'],
     properties: { status: { const: 'ok' }, version: { type: 'string' } },
   },
-};
+});

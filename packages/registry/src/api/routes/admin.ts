@@ -1,82 +1,77 @@
 /** Administration (admin token only): API tokens and the audit log. */
 import type { JsonValue } from '@agentry/core';
-import type { Hono } from 'hono';
 import { actorOf } from '../../access/callers.js';
 import type { TokenRole } from '../../store/schema.js';
 import { ACCESS_NAME } from '../../store/tokens.js';
 import { readJsonBody } from '../body.js';
-import type { ApiEnv, RegistryServices } from '../context.js';
-import { requireAdmin } from '../guards.js';
+import type { RegistryServices, RouteHandlers } from '../context.js';
 import { invalidInput, notFound } from '../problems.js';
 import { jsonResponse } from '../respond.js';
 
 const NAME = ACCESS_NAME;
 const ROLES: readonly TokenRole[] = ['publisher', 'client'];
 
-export function adminRoutes(app: Hono<ApiEnv>, services: RegistryServices): void {
+export function adminHandlers(
+  services: RegistryServices,
+): RouteHandlers<'createToken' | 'revokeToken' | 'readAudit'> {
   const { store, settings } = services;
 
-  app.post('/admin/tokens', async (c) => {
-    const caller = c.get('caller');
-    const refusal = requireAdmin(caller);
-    if (refusal !== undefined) return refusal;
-    const body = await readJsonBody(c.req.raw, settings.maxBodyBytes);
-    if (!body.ok) return body.response;
-    const spec = readTokenSpec(body.value);
-    if (!spec.ok) return spec.response;
-    const { token, info } = await store.tokens.create(spec.value, actorOf(caller));
-    // The token is in this answer and nowhere else: the store keeps its hash.
-    return jsonResponse(
-      {
-        id: info.id,
-        token,
-        role: info.role,
-        publisher: info.publisher ?? null,
-        groups: info.groups,
-        created_at: info.createdAt,
-      },
-      201,
-    );
-  });
+  return {
+    createToken: async (c) => {
+      const caller = c.get('caller');
+      const body = await readJsonBody(c.req.raw, settings.maxBodyBytes);
+      if (!body.ok) return body.response;
+      const spec = readTokenSpec(body.value);
+      if (!spec.ok) return spec.response;
+      const { token, info } = await store.tokens.create(spec.value, actorOf(caller));
+      // The token is in this answer and nowhere else: the store keeps its hash.
+      return jsonResponse(
+        {
+          id: info.id,
+          token,
+          role: info.role,
+          publisher: info.publisher ?? null,
+          groups: info.groups,
+          created_at: info.createdAt,
+        },
+        201,
+      );
+    },
 
-  app.delete('/admin/tokens/:id', async (c) => {
-    const caller = c.get('caller');
-    const refusal = requireAdmin(caller);
-    if (refusal !== undefined) return refusal;
-    const id = c.req.param('id');
-    const revoked = await store.tokens.revoke(id, actorOf(caller));
-    if (!revoked)
-      return notFound(`No live token "${id}" (the admin token is changed through configuration).`);
-    return new Response(null, { status: 204 });
-  });
+    revokeToken: async (c) => {
+      const caller = c.get('caller');
+      const id = c.req.param('id');
+      const revoked = await store.tokens.revoke(id, actorOf(caller));
+      if (!revoked)
+        return notFound(`No live token "${id}" (the admin token is changed through configuration).`);
+      return new Response(null, { status: 204 });
+    },
 
-  app.get('/admin/audit', async (c) => {
-    const caller = c.get('caller');
-    const refusal = requireAdmin(caller);
-    if (refusal !== undefined) return refusal;
-    const params = new URL(c.req.url).searchParams;
-    const known = ['limit', 'before', 'target', 'action'];
-    const unknown = [...params.keys()].find((name) => !known.includes(name));
-    if (unknown !== undefined)
-      return invalidInput(`Unknown query parameter "${unknown}"; this endpoint takes ${known.join(', ')}.`);
-    const limit = params.get('limit') === null ? 100 : Number(params.get('limit'));
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
-      return invalidInput('"limit" must be an integer from 1 to 1000.');
-    const before = params.get('before') === null ? undefined : Number(params.get('before'));
-    if (before !== undefined && (!Number.isInteger(before) || before < 1))
-      return invalidInput('"before" must be a positive integer (an entry\'s seq).');
-    const entries = await store.audit.list({
-      limit,
-      ...(before === undefined ? {} : { before }),
-      ...(params.get('target') === null ? {} : { target: params.get('target')! }),
-      ...(params.get('action') === null ? {} : { action: params.get('action')! }),
-    });
-    const last = entries[entries.length - 1];
-    return jsonResponse({
-      entries,
-      ...(entries.length === limit && last !== undefined ? { next_before: last.seq } : {}),
-    });
-  });
+    readAudit: async (c) => {
+      const params = new URL(c.req.url).searchParams;
+      const known = ['limit', 'before', 'target', 'action'];
+      const unknown = [...params.keys()].find((name) => !known.includes(name));
+      if (unknown !== undefined)
+        return invalidInput(`Unknown query parameter "${unknown}"; this endpoint takes ${known.join(', ')}.`);
+      const limit = params.get('limit') === null ? 100 : Number(params.get('limit'));
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+        return invalidInput('"limit" must be an integer from 1 to 1000.');
+      const before = params.get('before') === null ? undefined : Number(params.get('before'));
+      if (before !== undefined && (!Number.isInteger(before) || before < 1))
+        return invalidInput('"before" must be a positive integer (an entry\'s seq).');
+      const entries = await store.audit.list({
+        limit,
+        ...(before === undefined ? {} : { before }),
+        ...(params.get('target') === null ? {} : { target: params.get('target')! }),
+        ...(params.get('action') === null ? {} : { action: params.get('action')! }),
+      });
+      const last = entries[entries.length - 1];
+      return jsonResponse({
+        entries,
+        ...(entries.length === limit && last !== undefined ? { next_before: last.seq } : {}),
+      });
+    },
+  };
 }
 
 type TokenSpec = { role: TokenRole; publisher?: string; groups: string[] };

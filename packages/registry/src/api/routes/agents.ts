@@ -3,7 +3,6 @@
  * A restricted agent the caller may not see answers 404 everywhere, as if it did not exist.
  */
 import { FORMAT_NAMES, type FormatName, type JsonObject, type JsonValue } from '@agentry/core';
-import type { Hono } from 'hono';
 import { actorOf } from '../../access/callers.js';
 import { canSee, writeAccess } from '../../access/entitlements.js';
 import { preferredId } from '../../records/ids.js';
@@ -15,8 +14,8 @@ import { scanAgentText } from '../../safety/index.js';
 import type { ConflictOutcome, RecordDraft } from '../../store/agents.js';
 import { AnswerCache, type CachedAnswer, callerKey } from '../answer-cache.js';
 import { readJsonBody } from '../body.js';
-import type { ApiEnv, RegistryServices } from '../context.js';
-import { forbidden, requirePublisher, requireToken } from '../guards.js';
+import type { RegistryServices, RouteHandlers } from '../context.js';
+import { forbidden } from '../guards.js';
 import { agentListProblem } from '../list-limits.js';
 import { failuresOf, invalidInput, notFound, problem } from '../problems.js';
 import { searchOf } from '../request-url.js';
@@ -28,206 +27,204 @@ const READABLE_FORMATS: readonly FormatName[] = FORMAT_NAMES.filter((format) => 
 /** Single-agent answers kept until the next write (a few KB each). */
 const CACHED_AGENTS = 5000;
 
-export function agentRoutes(app: Hono<ApiEnv>, services: RegistryServices): void {
+export function agentHandlers(
+  services: RegistryServices,
+): RouteHandlers<
+  'registerAgent' | 'getAgent' | 'updateAgent' | 'deleteAgent' | 'getAgentHistory' | 'rateAgent'
+> {
   const { store, sync, settings } = services;
   const answers = new AnswerCache(settings.answerCache === false ? 0 : CACHED_AGENTS, () =>
     store.changeCount(),
   );
 
-  app.post('/agents', async (c) => {
-    const caller = c.get('caller');
-    const refusal = requirePublisher(caller);
-    if (refusal !== undefined) return refusal;
-    const params = registrationParams(new URL(c.req.url), true);
-    if (!params.ok) return params.response;
-    const body = await readJsonBody(c.req.raw, settings.maxBodyBytes);
-    if (!body.ok) return body.response;
-    const read = readRegistration({
-      body: body.value,
-      ...params.value,
-      sourceUrl: `${c.get('baseUrl')}/agents`,
-    });
-    if (!read.ok) return registrationProblem(read.refusal);
-    const tooLong = agentListProblem(read.value.agents);
-    if (tooLong !== undefined) return tooLong;
-
-    const owner = caller.publisher ?? actorOf(caller);
-    const drafts = read.value.agents.map((agent) => ({
-      draft: draftOf(agent, read.value, owner),
-      preferredId: preferredId(agent),
-    }));
-    const quota = caller.kind === 'admin' ? undefined : settings.quotaPerPublisher;
-    const outcome = await store.agents.register(drafts, {
-      actor: actorOf(caller),
-      ...(quota === undefined ? {} : { quota }),
-    });
-    if (!Array.isArray(outcome) && outcome.kind === 'conflict') {
-      return conflictProblem(outcome, owner, await store.agents.getVisible(outcome.id, caller));
-    }
-    if (!Array.isArray(outcome)) {
-      return problem({
-        status: 403,
-        code: 'QuotaExceeded',
-        title: 'Quota exceeded',
-        detail: `Publisher "${owner}" may hold at most ${outcome.limit} agents; delete some or ask the registry's operator for more.`,
-        extensions: { limit: outcome.limit },
+  return {
+    registerAgent: async (c) => {
+      const caller = c.get('caller');
+      const params = registrationParams(new URL(c.req.url), true);
+      if (!params.ok) return params.response;
+      const body = await readJsonBody(c.req.raw, settings.maxBodyBytes);
+      if (!body.ok) return body.response;
+      const read = readRegistration({
+        body: body.value,
+        ...params.value,
+        sourceUrl: `${c.get('baseUrl')}/agents`,
       });
-    }
-    await sync.upsert(outcome.filter((item) => item.kind !== 'unchanged').map((item) => item.record));
+      if (!read.ok) return registrationProblem(read.refusal);
+      const tooLong = agentListProblem(read.value.agents);
+      if (tooLong !== undefined) return tooLong;
 
-    const baseUrl = c.get('baseUrl');
-    const sources = new Map<string, AgentSource[]>();
-    for (const item of outcome) sources.set(item.record.id, await store.agents.sources(item.record.id));
-    const view = (record: RegistryRecord): JsonObject =>
-      metadataView(record, storedMetadata(record.agent), { caller, baseUrl }, sources.get(record.id));
-    const anyCreated = outcome.some((item) => item.kind === 'created');
-    if (params.value.all === true) {
-      const results = outcome.map((item) => ({
-        id: item.record.id,
-        result: item.kind,
-        location: locationOf(baseUrl, item.record.id),
-        metadata: view(item.record),
+      const owner = caller.publisher ?? actorOf(caller);
+      const drafts = read.value.agents.map((agent) => ({
+        draft: draftOf(agent, read.value, owner),
+        preferredId: preferredId(agent),
       }));
-      return jsonResponse({ results }, anyCreated ? 201 : 200);
-    }
-    const [only] = outcome;
-    if (only === undefined) throw new Error('A registration wrote nothing.');
-    const headers: Record<string, string> = { 'content-location': locationOf(baseUrl, only.record.id) };
-    if (only.kind === 'created') headers['location'] = locationOf(baseUrl, only.record.id);
-    return jsonResponse(view(only.record), only.kind === 'created' ? 201 : 200, headers);
-  });
+      const quota = caller.kind === 'admin' ? undefined : settings.quotaPerPublisher;
+      const outcome = await store.agents.register(drafts, {
+        actor: actorOf(caller),
+        ...(quota === undefined ? {} : { quota }),
+      });
+      if (!Array.isArray(outcome) && outcome.kind === 'conflict') {
+        return conflictProblem(outcome, owner, await store.agents.getVisible(outcome.id, caller));
+      }
+      if (!Array.isArray(outcome)) {
+        return problem({
+          status: 403,
+          code: 'QuotaExceeded',
+          title: 'Quota exceeded',
+          detail: `Publisher "${owner}" may hold at most ${outcome.limit} agents; delete some or ask the registry's operator for more.`,
+          extensions: { limit: outcome.limit },
+        });
+      }
+      await sync.upsert(outcome.filter((item) => item.kind !== 'unchanged').map((item) => item.record));
 
-  app.get('/agents/:id', async (c) => {
-    const query = searchOf(c.req.url);
-    const unknown =
-      query === '' ? undefined : [...new URLSearchParams(query).keys()].find((name) => name !== 'format');
-    if (unknown !== undefined)
-      return invalidInput(`Unknown query parameter "${unknown}"; GET /agents/{id} takes "format".`);
-    const format = query === '' ? undefined : c.req.query('format');
-    if (format !== undefined && !(READABLE_FORMATS as readonly string[]).includes(format)) {
-      return invalidInput(`"format" must be one of ${READABLE_FORMATS.join(', ')}; got "${format}".`);
-    }
-    const caller = c.get('caller');
-    const id = c.req.param('id');
-    const key = `${callerKey(caller)}\u0000${c.get('baseUrl')}\u0000${format ?? 'aidip'}\u0000${id}`;
-    const cached = answers.get(key);
-    if (cached !== undefined) return conditionalResponse(c.req.raw, cached);
-    const madeAt = answers.begin();
-    const found = await store.agents.getVisible(id, caller);
-    if (found === undefined) return agentNotFound(id);
-    let answer: CachedAnswer;
-    if (format === undefined || format === 'aidip') {
-      const sources = await store.agents.sources(id);
-      const body = JSON.stringify(
-        metadataView(found.record, found.metadata, { caller, baseUrl: c.get('baseUrl') }, sources),
+      const baseUrl = c.get('baseUrl');
+      const sources = new Map<string, AgentSource[]>();
+      for (const item of outcome) sources.set(item.record.id, await store.agents.sources(item.record.id));
+      const view = (record: RegistryRecord): JsonObject =>
+        metadataView(record, storedMetadata(record.agent), { caller, baseUrl }, sources.get(record.id));
+      const anyCreated = outcome.some((item) => item.kind === 'created');
+      if (params.value.all === true) {
+        const results = outcome.map((item) => ({
+          id: item.record.id,
+          result: item.kind,
+          location: locationOf(baseUrl, item.record.id),
+          metadata: view(item.record),
+        }));
+        return jsonResponse({ results }, anyCreated ? 201 : 200);
+      }
+      const [only] = outcome;
+      if (only === undefined) throw new Error('A registration wrote nothing.');
+      const headers: Record<string, string> = { 'content-location': locationOf(baseUrl, only.record.id) };
+      if (only.kind === 'created') headers['location'] = locationOf(baseUrl, only.record.id);
+      return jsonResponse(view(only.record), only.kind === 'created' ? 201 : 200, headers);
+    },
+
+    getAgent: async (c) => {
+      const query = searchOf(c.req.url);
+      const unknown =
+        query === '' ? undefined : [...new URLSearchParams(query).keys()].find((name) => name !== 'format');
+      if (unknown !== undefined)
+        return invalidInput(`Unknown query parameter "${unknown}"; GET /agents/{id} takes "format".`);
+      const format = query === '' ? undefined : c.req.query('format');
+      if (format !== undefined && !(READABLE_FORMATS as readonly string[]).includes(format)) {
+        return invalidInput(`"format" must be one of ${READABLE_FORMATS.join(', ')}; got "${format}".`);
+      }
+      const caller = c.get('caller');
+      const id = c.req.param('id');
+      const key = `${callerKey(caller)}\u0000${c.get('baseUrl')}\u0000${format ?? 'aidip'}\u0000${id}`;
+      const cached = answers.get(key);
+      if (cached !== undefined) return conditionalResponse(c.req.raw, cached);
+      const madeAt = answers.begin();
+      const found = await store.agents.getVisible(id, caller);
+      if (found === undefined) return agentNotFound(id);
+      let answer: CachedAnswer;
+      if (format === undefined || format === 'aidip') {
+        const sources = await store.agents.sources(id);
+        const body = JSON.stringify(
+          metadataView(found.record, found.metadata, { caller, baseUrl: c.get('baseUrl') }, sources),
+        );
+        answer = cacheableAnswer(body, 'application/json');
+      } else {
+        const view = formatView(found.record, format as FormatName);
+        const headers: Record<string, string> = {};
+        // Losses are for people: a count here, the detail in the CLI's convert.
+        if (view.losses.length > 0) headers['agentry-losses'] = String(view.losses.length);
+        answer = cacheableAnswer(JSON.stringify(view.document), view.mediaType, headers);
+      }
+      answers.set(key, answer, madeAt);
+      return conditionalResponse(c.req.raw, answer);
+    },
+
+    updateAgent: async (c) => {
+      const caller = c.get('caller');
+      const params = registrationParams(new URL(c.req.url), false);
+      if (!params.ok) return params.response;
+      const body = await readJsonBody(c.req.raw, settings.maxBodyBytes);
+      if (!body.ok) return body.response;
+      const id = c.req.param('id');
+      const read = readRegistration({
+        body: body.value,
+        ...params.value,
+        sourceUrl: `${c.get('baseUrl')}/agents`,
+      });
+      if (!read.ok) return registrationProblem(read.refusal);
+      const tooLong = agentListProblem(read.value.agents);
+      if (tooLong !== undefined) return tooLong;
+      const [agent] = read.value.agents;
+      if (agent === undefined) throw new Error('A registration read no agent.');
+      const { owner: _owner, ...draft } = draftOf(agent, read.value, '');
+      const outcome = await store.agents.update(
+        id,
+        draft,
+        (record) => writeAccess(record, caller),
+        actorOf(caller),
       );
-      answer = cacheableAnswer(body, 'application/json');
-    } else {
-      const view = formatView(found.record, format as FormatName);
-      const headers: Record<string, string> = {};
-      // Losses are for people: a count here, the detail in the CLI's convert.
-      if (view.losses.length > 0) headers['agentry-losses'] = String(view.losses.length);
-      answer = cacheableAnswer(JSON.stringify(view.document), view.mediaType, headers);
-    }
-    answers.set(key, answer, madeAt);
-    return conditionalResponse(c.req.raw, answer);
-  });
-
-  app.put('/agents/:id', async (c) => {
-    const caller = c.get('caller');
-    const refusal = requirePublisher(caller);
-    if (refusal !== undefined) return refusal;
-    const params = registrationParams(new URL(c.req.url), false);
-    if (!params.ok) return params.response;
-    const body = await readJsonBody(c.req.raw, settings.maxBodyBytes);
-    if (!body.ok) return body.response;
-    const id = c.req.param('id');
-    const read = readRegistration({
-      body: body.value,
-      ...params.value,
-      sourceUrl: `${c.get('baseUrl')}/agents`,
-    });
-    if (!read.ok) return registrationProblem(read.refusal);
-    const tooLong = agentListProblem(read.value.agents);
-    if (tooLong !== undefined) return tooLong;
-    const [agent] = read.value.agents;
-    if (agent === undefined) throw new Error('A registration read no agent.');
-    const { owner: _owner, ...draft } = draftOf(agent, read.value, '');
-    const outcome = await store.agents.update(
-      id,
-      draft,
-      (record) => writeAccess(record, caller),
-      actorOf(caller),
-    );
-    if (outcome.kind === 'not-found') return agentNotFound(id);
-    if (outcome.kind === 'forbidden')
-      return forbidden(
-        `Agent "${id}" belongs to another publisher; only its owner or the admin may change it.`,
+      if (outcome.kind === 'not-found') return agentNotFound(id);
+      if (outcome.kind === 'forbidden')
+        return forbidden(
+          `Agent "${id}" belongs to another publisher; only its owner or the admin may change it.`,
+        );
+      if (outcome.kind === 'conflict') {
+        const publisher = caller.publisher ?? actorOf(caller);
+        return conflictProblem(outcome, publisher, await store.agents.getVisible(outcome.id, caller));
+      }
+      if (outcome.kind === 'updated') await sync.upsert([outcome.record]);
+      const metadata = metadataView(
+        outcome.record,
+        storedMetadata(outcome.record.agent),
+        { caller, baseUrl: c.get('baseUrl') },
+        await store.agents.sources(id),
       );
-    if (outcome.kind === 'conflict') {
-      const publisher = caller.publisher ?? actorOf(caller);
-      return conflictProblem(outcome, publisher, await store.agents.getVisible(outcome.id, caller));
-    }
-    if (outcome.kind === 'updated') await sync.upsert([outcome.record]);
-    const metadata = metadataView(
-      outcome.record,
-      storedMetadata(outcome.record.agent),
-      { caller, baseUrl: c.get('baseUrl') },
-      await store.agents.sources(id),
-    );
-    return jsonResponse(metadata, 200);
-  });
+      return jsonResponse(metadata, 200);
+    },
 
-  app.delete('/agents/:id', async (c) => {
-    const caller = c.get('caller');
-    const refusal = requirePublisher(caller);
-    if (refusal !== undefined) return refusal;
-    const id = c.req.param('id');
-    const outcome = await store.agents.delete(id, (record) => writeAccess(record, caller), actorOf(caller));
-    if (outcome.kind === 'not-found') return agentNotFound(id);
-    if (outcome.kind === 'forbidden')
-      return forbidden(
-        `Agent "${id}" belongs to another publisher; only its owner or the admin may delete it.`,
-      );
-    await sync.remove([id]);
-    return new Response(null, { status: 204 });
-  });
+    deleteAgent: async (c) => {
+      const caller = c.get('caller');
+      const id = c.req.param('id');
+      const outcome = await store.agents.delete(id, (record) => writeAccess(record, caller), actorOf(caller));
+      if (outcome.kind === 'not-found') return agentNotFound(id);
+      if (outcome.kind === 'forbidden')
+        return forbidden(
+          `Agent "${id}" belongs to another publisher; only its owner or the admin may delete it.`,
+        );
+      await sync.remove([id]);
+      return new Response(null, { status: 204 });
+    },
 
-  app.get('/agents/:id/history', async (c) => {
-    const caller = c.get('caller');
-    const id = c.req.param('id');
-    const record = await store.agents.get(id);
-    if (record === undefined || !canSee(record, caller)) return agentNotFound(id);
-    if (!mayManage(record, caller))
-      return forbidden(`Only the owner of "${id}" or the admin may read its history.`);
-    const entries = await store.agents.history(id);
-    return jsonResponse({
-      id,
-      entries: entries.map((entry) => ({
-        revision: entry.revision,
-        action: entry.action,
-        actor: entry.actor,
-        at: entry.at,
-        ...(entry.record === undefined ? {} : { agent: entry.record.agent as unknown as JsonValue }),
-      })),
-    });
-  });
+    getAgentHistory: async (c) => {
+      const caller = c.get('caller');
+      const id = c.req.param('id');
+      const record = await store.agents.get(id);
+      if (record === undefined || !canSee(record, caller)) return agentNotFound(id);
+      if (!mayManage(record, caller))
+        return forbidden(`Only the owner of "${id}" or the admin may read its history.`);
+      const entries = await store.agents.history(id);
+      return jsonResponse({
+        id,
+        entries: entries.map((entry) => ({
+          revision: entry.revision,
+          action: entry.action,
+          actor: entry.actor,
+          at: entry.at,
+          ...(entry.record === undefined ? {} : { agent: entry.record.agent as unknown as JsonValue }),
+        })),
+      });
+    },
 
-  app.post('/agents/:id/feedback', async (c) => {
-    const caller = c.get('caller');
-    const refusal = requireToken(caller, 'Feedback');
-    if (refusal !== undefined) return refusal;
-    const id = c.req.param('id');
-    const found = await store.agents.getVisible(id, caller);
-    if (found === undefined) return agentNotFound(id);
-    const body = await readJsonBody(c.req.raw, settings.maxBodyBytes);
-    if (!body.ok) return body.response;
-    const feedback = readFeedback(body.value);
-    if (!feedback.ok) return feedback.response;
-    const quality = await store.quality.addFeedback(id, feedback.value, actorOf(caller));
-    if (quality === undefined) return agentNotFound(id);
-    return jsonResponse({ id, quality_score: quality.score ?? null, ratings: quality.ratings }, 201);
-  });
+    rateAgent: async (c) => {
+      const caller = c.get('caller');
+      const id = c.req.param('id');
+      const found = await store.agents.getVisible(id, caller);
+      if (found === undefined) return agentNotFound(id);
+      const body = await readJsonBody(c.req.raw, settings.maxBodyBytes);
+      if (!body.ok) return body.response;
+      const feedback = readFeedback(body.value);
+      if (!feedback.ok) return feedback.response;
+      const quality = await store.quality.addFeedback(id, feedback.value, actorOf(caller));
+      if (quality === undefined) return agentNotFound(id);
+      return jsonResponse({ id, quality_score: quality.score ?? null, ratings: quality.ratings }, 201);
+    },
+  };
 }
 
 function draftOf(agent: RecordDraft['agent'], registration: Registration, owner: string): RecordDraft {

@@ -8,19 +8,18 @@
  * it, so it is made once per state of the database and kept until the next write; requests that arrive while it
  * is being made wait for that one.
  */
-import type { Hono } from 'hono';
 import { ANONYMOUS } from '../../access/callers.js';
 import { AI_CATALOG_CONTENT_TYPE, aiCatalog } from '../../federation/ai-catalog.js';
 import type { RegistryRecord } from '../../records/types.js';
 import { AnswerCache, type CachedAnswer } from '../answer-cache.js';
-import type { ApiEnv, RegistryServices } from '../context.js';
+import type { RegistryServices, RouteHandlers } from '../context.js';
 import { cacheableAnswer, conditionalResponse } from '../respond.js';
 
 const PAGE = 500;
 /** Catalogs kept (one per base URL the registry is reached by). */
 const CACHED_CATALOGS = 2;
 
-export function catalogRoutes(app: Hono<ApiEnv>, services: RegistryServices): void {
+export function catalogHandlers(services: RegistryServices): RouteHandlers<'getAiCatalog'> {
   const { store } = services;
   const catalogs = new AnswerCache(services.settings.answerCache === false ? 0 : CACHED_CATALOGS, () =>
     store.changeCount(),
@@ -52,20 +51,22 @@ export function catalogRoutes(app: Hono<ApiEnv>, services: RegistryServices): vo
     return answer;
   }
 
-  app.get('/.well-known/ai-catalog.json', async (c) => {
-    const baseUrl = c.get('baseUrl');
-    let answer = catalogs.get(baseUrl);
-    if (answer === undefined) {
-      // Joined only while the database is as it was when that catalog was begun: a request made after a write
-      // never gets a catalog from before it.
-      const key = `${baseUrl}\u0000${catalogs.begin()}`;
-      let made = making.get(key);
-      if (made === undefined) {
-        made = makeCatalog(baseUrl).finally(() => making.delete(key));
-        making.set(key, made);
+  return {
+    getAiCatalog: async (c) => {
+      const baseUrl = c.get('baseUrl');
+      let answer = catalogs.get(baseUrl);
+      if (answer === undefined) {
+        // Joined only while the database is as it was when that catalog was begun: a request made after a write
+        // never gets a catalog from before it.
+        const key = `${baseUrl}\u0000${catalogs.begin()}`;
+        let made = making.get(key);
+        if (made === undefined) {
+          made = makeCatalog(baseUrl).finally(() => making.delete(key));
+          making.set(key, made);
+        }
+        answer = await made;
       }
-      answer = await made;
-    }
-    return conditionalResponse(c.req.raw, answer);
-  });
+      return conditionalResponse(c.req.raw, answer);
+    },
+  };
 }

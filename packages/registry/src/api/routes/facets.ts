@@ -3,10 +3,9 @@
  * capability, language and status, arrived each way and were described in each format — the counts beside a
  * search's filters. Answers are kept until the next write, like listing pages.
  */
-import type { Hono } from 'hono';
 import { agentFacets } from '../../store/facets.js';
 import { AnswerCache, callerKey } from '../answer-cache.js';
-import type { ApiEnv, RegistryServices } from '../context.js';
+import type { RegistryServices, RouteHandlers } from '../context.js';
 import { invalidInput } from '../problems.js';
 import { readListQuery } from '../queries.js';
 import { searchOf } from '../request-url.js';
@@ -15,29 +14,31 @@ import { jsonAnswer, textResponse } from '../respond.js';
 const PARAMETERS = ['capabilities', 'tags', 'language', 'status', 'limit'];
 const CACHED_ANSWERS = 200;
 
-export function facetRoutes(app: Hono<ApiEnv>, services: RegistryServices): void {
+export function facetHandlers(services: RegistryServices): RouteHandlers<'facetCounts'> {
   const { store } = services;
   const answers = new AnswerCache(services.settings.answerCache === false ? 0 : CACHED_ANSWERS, () =>
     store.changeCount(),
   );
-  app.get('/facets', async (c) => {
-    const caller = c.get('caller');
-    const key = `${callerKey(caller)}\u0000${searchOf(c.req.url)}`;
-    const cached = answers.get(key);
-    if (cached !== undefined) return textResponse(cached);
-    const madeAt = answers.begin();
-    const url = new URL(c.req.url);
-    const unknown = [...url.searchParams.keys()].find((name) => !PARAMETERS.includes(name));
-    if (unknown !== undefined)
-      return invalidInput(
-        `Unknown query parameter "${unknown}"; GET /facets takes ${PARAMETERS.join(', ')}.`,
-      );
-    const read = readListQuery(url);
-    if (!read.ok) return read.response;
-    const facets = await agentFacets(store.db, caller, read.value.filters, read.value.limit);
-    const { total, ...byFacet } = facets;
-    const answer = jsonAnswer(JSON.stringify({ total, facets: byFacet }), 200, {});
-    answers.set(key, answer, madeAt);
-    return textResponse(answer);
-  });
+  return {
+    facetCounts: async (c) => {
+      const caller = c.get('caller');
+      const key = `${callerKey(caller)}\u0000${searchOf(c.req.url)}`;
+      const cached = answers.get(key);
+      if (cached !== undefined) return textResponse(cached);
+      const madeAt = answers.begin();
+      const url = new URL(c.req.url);
+      const unknown = [...url.searchParams.keys()].find((name) => !PARAMETERS.includes(name));
+      if (unknown !== undefined)
+        return invalidInput(
+          `Unknown query parameter "${unknown}"; GET /facets takes ${PARAMETERS.join(', ')}.`,
+        );
+      const read = readListQuery(url);
+      if (!read.ok) return read.response;
+      const facets = await agentFacets(store.db, caller, read.value.filters, read.value.limit);
+      const { total, ...byFacet } = facets;
+      const answer = jsonAnswer(JSON.stringify({ total, facets: byFacet }), 200, {});
+      answers.set(key, answer, madeAt);
+      return textResponse(answer);
+    },
+  };
 }

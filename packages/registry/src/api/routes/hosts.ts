@@ -4,18 +4,15 @@
  * every agent crawled from it. Every change is in the audit log (`host.add`, `host.remove`).
  */
 import type { JsonValue } from '@agentry/core';
-import type { Hono } from 'hono';
 import { actorOf } from '../../access/callers.js';
 import { normalizeOrigin } from '../../crawl/origins.js';
 import type { HostDetail, HostStatus } from '../../crawl/scheduler.js';
 import { crawledEntryId } from '../../ingest/crawl-sink.js';
-import type { Caller } from '../../records/types.js';
 import { writeAudit } from '../../store/audit.js';
 import type { RegistryStore } from '../../store/store.js';
 import { readJsonBody } from '../body.js';
-import type { ApiEnv, RegistryServices } from '../context.js';
+import type { RegistryServices, RouteHandlers } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { forbidden, requireAdmin, unauthorized } from '../guards.js';
 import { invalidInput, notFound } from '../problems.js';
 import { jsonResponse } from '../respond.js';
 
@@ -26,118 +23,106 @@ const MAX_LIMIT = 1000;
 const NOT_CRAWLING =
   'This registry does not crawl in the background, so the origin waits in the queue until a crawler runs on its database: restart it with agentry serve --crawl, or run agentry crawl <origin> --db <its database file>.';
 
-export function hostRoutes(app: Hono<ApiEnv>, services: RegistryServices): void {
+export function hostHandlers(
+  services: RegistryServices,
+): RouteHandlers<'addHost' | 'listHosts' | 'getHost' | 'removeHost'> {
   const { crawler, settings, store } = services;
 
-  app.post('/hosts', async (c) => {
-    const caller = c.get('caller');
-    const refusal = requireOperator(caller, 'Adding an origin to crawl');
-    if (refusal !== undefined) return refusal;
-    const body = await readJsonBody(c.req.raw, settings.maxBodyBytes);
-    if (!body.ok) return body.response;
-    const request = readHostRequest(body.value);
-    if (!request.ok) return request.response;
-    const origin = { value: request.value.origin };
-    if (origin.value.startsWith('http:') && crawler.fetchPolicy.allowHttp !== true) {
-      return invalidInput(
-        `${origin.value} is plain HTTP; this registry crawls HTTPS origins only (its operator allows HTTP with agentry serve --allow-http).`,
-        '/origin',
+  return {
+    addHost: async (c) => {
+      const caller = c.get('caller');
+      const body = await readJsonBody(c.req.raw, settings.maxBodyBytes);
+      if (!body.ok) return body.response;
+      const request = readHostRequest(body.value);
+      if (!request.ok) return request.response;
+      const origin = { value: request.value.origin };
+      if (origin.value.startsWith('http:') && crawler.fetchPolicy.allowHttp !== true) {
+        return invalidInput(
+          `${origin.value} is plain HTTP; this registry crawls HTTPS origins only (its operator allows HTTP with agentry serve --allow-http).`,
+          '/origin',
+        );
+      }
+      // `now` makes a queued origin due at once (the operator's "crawl now"); a new one is due at once anyway.
+      const added = await crawler.add([origin.value], {
+        addedBy: actorOf(caller),
+        ...(request.value.now ? { due: 'now' as const } : {}),
+      });
+      if (added.length > 0) {
+        await writeAudit(store.db, {
+          at: new Date().toISOString(),
+          actor: actorOf(caller),
+          action: 'host.add',
+          target: origin.value,
+          details: {},
+        });
+      }
+      const status = (await crawler.host(origin.value))!;
+      // Queued either way (a crawler on the same database takes it); the answer says whether this registry crawls.
+      const crawling = settings.crawling === true;
+      const answer = { ...hostView(status), crawling, ...(crawling ? {} : { warning: NOT_CRAWLING }) };
+      return jsonResponse(answer, added.length > 0 ? 201 : 200, {
+        location: `${c.get('baseUrl')}/hosts/${encodeURIComponent(origin.value)}`,
+      });
+    },
+
+    listHosts: async (c) => {
+      const url = new URL(c.req.url);
+      const known = ['limit', 'cursor'];
+      const unknown = [...url.searchParams.keys()].find((name) => !known.includes(name));
+      if (unknown !== undefined)
+        return invalidInput(`Unknown query parameter "${unknown}"; this endpoint takes ${known.join(', ')}.`);
+      const limitText = url.searchParams.get('limit');
+      const limit = limitText === null ? DEFAULT_LIMIT : Number(limitText);
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+        return invalidInput(`"limit" must be an integer from 1 to ${MAX_LIMIT}.`);
+      const cursorText = url.searchParams.get('cursor');
+      let after: string | undefined;
+      if (cursorText !== null) {
+        const cursor = decodeCursor(cursorText);
+        if (cursor?.kind !== 'id') return invalidInput('"cursor" is not a cursor of this listing.');
+        after = cursor.after;
+      }
+      const page = await crawler.hosts({ limit: limit + 1, ...(after === undefined ? {} : { after }) });
+      const hosts = page.slice(0, limit);
+      const headers: Record<string, string> = {};
+      const last = hosts[hosts.length - 1];
+      if (page.length > limit && last !== undefined) {
+        const cursor = encodeCursor({ kind: 'id', after: last.origin });
+        const next = new URL(url);
+        next.searchParams.set('cursor', cursor);
+        headers['link'] = `<${next.pathname}${next.search}>; rel="next"`;
+        headers['agentry-next-cursor'] = cursor;
+      }
+      return jsonResponse(hosts.map(hostView), 200, headers);
+    },
+
+    getHost: async (c) => {
+      const origin = originParameter(c.req.param('origin'));
+      if (!origin.ok) return origin.response;
+      const detail = await crawler.host(origin.value);
+      if (detail === undefined) return notFound(`${origin.value} is not in the crawl queue.`);
+      const registryIds = await Promise.all(
+        detail.agentStates.map((agent) => registryIdOf(store, detail.origin, agent.agentId)),
       );
-    }
-    // `now` makes a queued origin due at once (the operator's "crawl now"); a new one is due at once anyway.
-    const added = await crawler.add([origin.value], {
-      addedBy: actorOf(caller),
-      ...(request.value.now ? { due: 'now' as const } : {}),
-    });
-    if (added.length > 0) {
+      return jsonResponse(hostDetailView(detail, registryIds));
+    },
+
+    removeHost: async (c) => {
+      const caller = c.get('caller');
+      const origin = originParameter(c.req.param('origin'));
+      if (!origin.ok) return origin.response;
+      const removed = await crawler.remove(origin.value);
+      if (!removed) return notFound(`${origin.value} is not in the crawl queue.`);
       await writeAudit(store.db, {
         at: new Date().toISOString(),
         actor: actorOf(caller),
-        action: 'host.add',
+        action: 'host.remove',
         target: origin.value,
         details: {},
       });
-    }
-    const status = (await crawler.host(origin.value))!;
-    // Queued either way (a crawler on the same database takes it); the answer says whether this registry crawls.
-    const crawling = settings.crawling === true;
-    const answer = { ...hostView(status), crawling, ...(crawling ? {} : { warning: NOT_CRAWLING }) };
-    return jsonResponse(answer, added.length > 0 ? 201 : 200, {
-      location: `${c.get('baseUrl')}/hosts/${encodeURIComponent(origin.value)}`,
-    });
-  });
-
-  app.get('/hosts', async (c) => {
-    const refusal = requireOperator(c.get('caller'), 'Reading the crawl queue');
-    if (refusal !== undefined) return refusal;
-    const url = new URL(c.req.url);
-    const known = ['limit', 'cursor'];
-    const unknown = [...url.searchParams.keys()].find((name) => !known.includes(name));
-    if (unknown !== undefined)
-      return invalidInput(`Unknown query parameter "${unknown}"; this endpoint takes ${known.join(', ')}.`);
-    const limitText = url.searchParams.get('limit');
-    const limit = limitText === null ? DEFAULT_LIMIT : Number(limitText);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
-      return invalidInput(`"limit" must be an integer from 1 to ${MAX_LIMIT}.`);
-    const cursorText = url.searchParams.get('cursor');
-    let after: string | undefined;
-    if (cursorText !== null) {
-      const cursor = decodeCursor(cursorText);
-      if (cursor?.kind !== 'id') return invalidInput('"cursor" is not a cursor of this listing.');
-      after = cursor.after;
-    }
-    const page = await crawler.hosts({ limit: limit + 1, ...(after === undefined ? {} : { after }) });
-    const hosts = page.slice(0, limit);
-    const headers: Record<string, string> = {};
-    const last = hosts[hosts.length - 1];
-    if (page.length > limit && last !== undefined) {
-      const cursor = encodeCursor({ kind: 'id', after: last.origin });
-      const next = new URL(url);
-      next.searchParams.set('cursor', cursor);
-      headers['link'] = `<${next.pathname}${next.search}>; rel="next"`;
-      headers['agentry-next-cursor'] = cursor;
-    }
-    return jsonResponse(hosts.map(hostView), 200, headers);
-  });
-
-  app.get('/hosts/:origin', async (c) => {
-    const refusal = requireOperator(c.get('caller'), 'Reading the crawl queue');
-    if (refusal !== undefined) return refusal;
-    const origin = originParameter(c.req.param('origin'));
-    if (!origin.ok) return origin.response;
-    const detail = await crawler.host(origin.value);
-    if (detail === undefined) return notFound(`${origin.value} is not in the crawl queue.`);
-    const registryIds = await Promise.all(
-      detail.agentStates.map((agent) => registryIdOf(store, detail.origin, agent.agentId)),
-    );
-    return jsonResponse(hostDetailView(detail, registryIds));
-  });
-
-  app.delete('/hosts/:origin', async (c) => {
-    const caller = c.get('caller');
-    const refusal = requireAdmin(caller);
-    if (refusal !== undefined) return refusal;
-    const origin = originParameter(c.req.param('origin'));
-    if (!origin.ok) return origin.response;
-    const removed = await crawler.remove(origin.value);
-    if (!removed) return notFound(`${origin.value} is not in the crawl queue.`);
-    await writeAudit(store.db, {
-      at: new Date().toISOString(),
-      actor: actorOf(caller),
-      action: 'host.remove',
-      target: origin.value,
-      details: {},
-    });
-    return new Response(null, { status: 204 });
-  });
-}
-
-/** The queue is for the people who run the registry and publish to it: publishers and the admin. */
-function requireOperator(caller: Caller, what: string): Response | undefined {
-  if (caller.kind === 'anonymous')
-    return unauthorized(`${what} needs a publisher token: send "Authorization: Bearer <token>".`);
-  if (caller.kind === 'client') return forbidden(`${what} needs a publisher or admin token.`);
-  return undefined;
+      return new Response(null, { status: 204 });
+    },
+  };
 }
 
 type Read<T> = { ok: true; value: T } | { ok: false; response: Response };

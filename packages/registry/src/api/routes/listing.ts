@@ -4,14 +4,13 @@
  * (`rel="next"`) and in `Agentry-Next-Cursor`.
  */
 import type { JsonObject } from '@agentry/core';
-import type { Hono } from 'hono';
 import type { Caller, RegistryRecord } from '../../records/types.js';
 import { metadataView, summaryView, type ViewContext } from '../../records/views.js';
 import type { SearchHit, SearchMode } from '../../search/types.js';
 import type { AgentFilters } from '../../store/filters.js';
 import { AnswerCache, type CachedAnswer, callerKey } from '../answer-cache.js';
 import { readJsonBody } from '../body.js';
-import type { ApiEnv, RegistryServices } from '../context.js';
+import type { RegistryServices, RouteHandlers } from '../context.js';
 import { encodeCursor } from '../cursor.js';
 import { type ListQuery, readListQuery, readSearchRequest } from '../queries.js';
 import { searchOf } from '../request-url.js';
@@ -20,61 +19,63 @@ import { jsonAnswer, jsonResponse, textResponse } from '../respond.js';
 /** Listing pages kept until the next write (a page is about 10 KB). */
 const CACHED_PAGES = 1000;
 
-export function listingRoutes(app: Hono<ApiEnv>, services: RegistryServices): void {
+export function listingHandlers(services: RegistryServices): RouteHandlers<'listAgents' | 'searchAgents'> {
   const { store } = services;
   const pages = new AnswerCache(services.settings.answerCache === false ? 0 : CACHED_PAGES, () =>
     store.changeCount(),
   );
 
-  app.get('/agents', async (c) => {
-    const caller = c.get('caller');
-    const context: ViewContext = { caller, baseUrl: c.get('baseUrl') };
-    // Only answers to valid queries are kept, so a kept one needs no checking again.
-    const key = `${callerKey(caller)}\u0000${context.baseUrl}\u0000${searchOf(c.req.url)}`;
-    const cached = pages.get(key);
-    if (cached !== undefined) return textResponse(cached);
-    const madeAt = pages.begin();
-    const url = new URL(c.req.url);
-    const read = readListQuery(url);
-    if (!read.ok) return read.response;
-    const query = read.value;
-    // A ranking is not kept: it may have been made while the query could not be embedded.
-    if (query.q !== undefined) return searchPage(services, query, query.q, url, context);
-    const page = await listPage(services, query, url, context);
-    pages.set(key, page, madeAt);
-    return textResponse(page);
-  });
+  return {
+    listAgents: async (c) => {
+      const caller = c.get('caller');
+      const context: ViewContext = { caller, baseUrl: c.get('baseUrl') };
+      // Only answers to valid queries are kept, so a kept one needs no checking again.
+      const key = `${callerKey(caller)}\u0000${context.baseUrl}\u0000${searchOf(c.req.url)}`;
+      const cached = pages.get(key);
+      if (cached !== undefined) return textResponse(cached);
+      const madeAt = pages.begin();
+      const url = new URL(c.req.url);
+      const read = readListQuery(url);
+      if (!read.ok) return read.response;
+      const query = read.value;
+      // A ranking is not kept: it may have been made while the query could not be embedded.
+      if (query.q !== undefined) return searchPage(services, query, query.q, url, context);
+      const page = await listPage(services, query, url, context);
+      pages.set(key, page, madeAt);
+      return textResponse(page);
+    },
 
-  app.post('/agents/search', async (c) => {
-    const body = await readJsonBody(c.req.raw, services.settings.maxBodyBytes);
-    if (!body.ok) return body.response;
-    const read = readSearchRequest(body.value);
-    if (!read.ok) return read.response;
-    const request = read.value;
-    const caller = c.get('caller');
-    const context: ViewContext = { caller, baseUrl: c.get('baseUrl') };
-    if (request.query === undefined) {
-      // Filters only (§4.3.1): the first `top` matching agents, in id order.
-      const page = await store.agents.list({ caller, filters: request.filters, limit: request.top });
-      return jsonResponse(page.items.map(({ record, metadata }) => summaryView(record, metadata, context)));
-    }
-    const ranked = await rankedSearch(
-      services,
-      caller,
-      request.query,
-      request.filters,
-      request.mode,
-      0,
-      request.top,
-    );
-    return jsonResponse(
-      ranked.items.map(({ record, metadata, hit }) => ({
-        ...summaryView(record, metadata, context),
-        score: hit.score,
-        why: hit.why,
-      })),
-    );
-  });
+    searchAgents: async (c) => {
+      const body = await readJsonBody(c.req.raw, services.settings.maxBodyBytes);
+      if (!body.ok) return body.response;
+      const read = readSearchRequest(body.value);
+      if (!read.ok) return read.response;
+      const request = read.value;
+      const caller = c.get('caller');
+      const context: ViewContext = { caller, baseUrl: c.get('baseUrl') };
+      if (request.query === undefined) {
+        // Filters only (§4.3.1): the first `top` matching agents, in id order.
+        const page = await store.agents.list({ caller, filters: request.filters, limit: request.top });
+        return jsonResponse(page.items.map(({ record, metadata }) => summaryView(record, metadata, context)));
+      }
+      const ranked = await rankedSearch(
+        services,
+        caller,
+        request.query,
+        request.filters,
+        request.mode,
+        0,
+        request.top,
+      );
+      return jsonResponse(
+        ranked.items.map(({ record, metadata, hit }) => ({
+          ...summaryView(record, metadata, context),
+          score: hit.score,
+          why: hit.why,
+        })),
+      );
+    },
+  };
 }
 
 /** One page of GET /agents without a query: filtered agents by id, or changes since a time. */

@@ -1,29 +1,30 @@
 /** POST /resolve: Agent Semantic Resolution (AIDIP §6) over the agents the caller may see. */
-import type { Hono } from 'hono';
 import type { RegistryRecord } from '../../records/types.js';
 import { readJsonBody } from '../body.js';
-import type { ApiEnv, RegistryServices } from '../context.js';
+import type { RegistryServices, RouteHandlers } from '../context.js';
 import { problem } from '../problems.js';
 import { jsonResponse } from '../respond.js';
 import { rankedSearch } from './listing.js';
 
-export function resolveRoutes(app: Hono<ApiEnv>, services: RegistryServices): void {
-  app.post('/resolve', async (c) => {
-    const body = await readJsonBody(c.req.raw, services.settings.maxBodyBytes);
-    if (!body.ok) return body.response;
-    const caller = c.get('caller');
-    const result = await services.resolveIntent(body.value, {
-      search: async (query, top) => {
-        const ranked = await rankedSearch(services, caller, query, {}, undefined, 0, top);
-        return ranked.items.map((item) => item.hit);
-      },
-      getRecords: async (ids): Promise<RegistryRecord[]> =>
-        (await services.store.agents.getMany(ids, caller)).map((item) => item.record),
-      baseUrl: c.get('baseUrl'),
-    });
-    if (result.status === 200) return jsonResponse(result.body);
-    return problemFrom(result.status, result.problem);
-  });
+export function resolveHandlers(services: RegistryServices): RouteHandlers<'resolveIntent'> {
+  return {
+    resolveIntent: async (c) => {
+      const body = await readJsonBody(c.req.raw, services.settings.maxBodyBytes);
+      if (!body.ok) return body.response;
+      const caller = c.get('caller');
+      const result = await services.resolveIntent(body.value, {
+        search: async (query, top) => {
+          const ranked = await rankedSearch(services, caller, query, {}, undefined, 0, top);
+          return ranked.items.map((item) => item.hit);
+        },
+        getRecords: async (ids): Promise<RegistryRecord[]> =>
+          (await services.store.agents.getMany(ids, caller)).map((item) => item.record),
+        baseUrl: c.get('baseUrl'),
+      });
+      if (result.status === 200) return jsonResponse(result.body);
+      return problemFrom(result.status, result.problem);
+    },
+  };
 }
 
 /** A problem from the resolver, completed with what every registry error carries. */

@@ -7,8 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Hono } from 'hono';
-import type { ApiEnv } from '../context.js';
+import type { RouteHandler, RouteHandlers } from '../context.js';
 
 interface StaticFile {
   body: string;
@@ -43,7 +42,7 @@ function loadFiles(): Map<string, StaticFile> {
   return files;
 }
 
-export function uiRoutes(app: Hono<ApiEnv>): void {
+export function uiHandlers(): RouteHandlers<'appHome' | 'appPage' | 'appView' | 'appAsset'> {
   const files = loadFiles();
   const serve = (name: string, ifNoneMatch: string | undefined): Response => {
     const file = files.get(name)!;
@@ -56,14 +55,15 @@ export function uiRoutes(app: Hono<ApiEnv>): void {
     if (ifNoneMatch === file.etag) return new Response(null, { status: 304, headers });
     return new Response(file.body, { headers });
   };
-  const page = (c: { req: { header(name: string): string | undefined } }) =>
-    serve('index.html', c.req.header('if-none-match'));
-  app.get('/', page);
-  app.get('/app', page);
-  app.get('/app/*', page);
-  app.get('/ui/:file', (c) => {
-    const name = c.req.param('file');
-    if (!files.has(name)) return c.notFound();
-    return serve(name, c.req.header('if-none-match'));
-  });
+  const page: RouteHandler = (c) => serve('index.html', c.req.header('if-none-match'));
+  return {
+    appHome: page,
+    appPage: page,
+    appView: page,
+    appAsset: (c) => {
+      const name = c.req.param('file');
+      if (!files.has(name)) return c.notFound();
+      return serve(name, c.req.header('if-none-match'));
+    },
+  };
 }
