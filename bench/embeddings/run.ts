@@ -12,16 +12,16 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { embeddingText } from '../../packages/registry/src/search/document-text.js';
-import { loadNativeKernels } from '../../packages/registry/src/search/embeddings/native-kernels.js';
 import {
   embedWithModel,
+  loadNativeKernels,
   loadUseLiteModel,
+  readUseLiteFiles,
   type UseLiteEngine,
   type UseLiteModel,
-} from '../../packages/registry/src/search/embeddings/use-lite-model.js';
-import { UseLiteTokenizer } from '../../packages/registry/src/search/embeddings/use-lite-tokenizer.js';
-import { readUseLiteFiles } from '../../packages/registry/src/search/embeddings/use-lite-weights.js';
+  UseLiteTokenizer,
+} from '@agentry/embeddings/use-lite';
+import { embeddingText } from '../../packages/registry/src/search/document-text.js';
 import { DATASETS, evenSample, loadDataset, searchDocumentOfAgent } from '../search-quality/datasets.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -5,7 +5,7 @@
  * called every text goes to the model, so registrations and searches pay the real cost.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { EmbeddingProvider } from '../../packages/registry/src/search/types.js';
+import type { EmbeddingProvider } from '@agentry/embeddings';
 
 export interface CachingProvider extends EmbeddingProvider {
   /** From now on, every text is embedded by the model. */

@@ -36,9 +36,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { chosenUseLiteEngine } from '@agentry/embeddings';
+import { loadNativeKernels } from '@agentry/embeddings/use-lite';
 import { Pool } from 'undici';
-import { loadNativeKernels } from '../../packages/registry/src/search/embeddings/native-kernels.js';
-import { chosenUseLiteEngine } from '../../packages/registry/src/search/index.js';
 import { generateAgent, generateFilter, generateQuery } from './agents.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -8,6 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { readDocument } from '@agentry/core';
+import { createEmbeddingProvider, type EmbeddingProvider } from '@agentry/embeddings';
 import pino from 'pino';
 import {
   createRegistry,
@@ -17,8 +18,6 @@ import {
   serveRegistry,
 } from '../../packages/registry/src/index.js';
 import { scanAgentText } from '../../packages/registry/src/safety/index.js';
-import { createEmbeddingProvider } from '../../packages/registry/src/search/index.js';
-import type { EmbeddingProvider } from '../../packages/registry/src/search/types.js';
 import { generateAgent } from './agents.js';
 import { type CachingProvider, cachingProvider } from './embedding-cache.js';
 

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { EmbeddingProvider, EmbedOptions } from '../../packages/registry/src/search/index.js';
+import type { EmbeddingProvider, EmbedOptions } from '@agentry/embeddings';
 
 export function cachedProvider(
   provider: EmbeddingProvider,

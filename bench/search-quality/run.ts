@@ -22,15 +22,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { chosenUseLiteEngine, createUseLiteProvider, type EmbeddingProvider } from '@agentry/embeddings';
 import pino from 'pino';
 import { MAX_QUERY_CHARS } from '../../packages/registry/src/api/queries.js';
 import { createRegistry, type Registry } from '../../packages/registry/src/index.js';
-import {
-  chosenUseLiteEngine,
-  createUseLiteProvider,
-  type EmbeddingProvider,
-  type SearchMode,
-} from '../../packages/registry/src/search/index.js';
+import type { SearchMode } from '../../packages/registry/src/search/index.js';
 import { DATASETS, type Dataset, loadDataset } from './datasets.js';
 import { cachedProvider } from './embedding-cache.js';
 import { gainsOf, meanScores, type RetrievalScores, scoreRanking } from './metrics.js';

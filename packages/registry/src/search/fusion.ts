@@ -14,8 +14,8 @@
  *   request does; agents similar to them (by embedding) are lifted (pseudo-relevance feedback). This finds the
  *   companions of a matched agent that the request does not name, e.g. the geocoder beside a place search.
  */
+import { standardize, topIndices } from '@agentry/embeddings';
 import type { LexicalMatch } from './lexical/types.js';
-import { standardize, topIndices } from './semantic/top-k.js';
 import type { Demotion } from './types.js';
 
 export interface SemanticScores {

@@ -1,13 +1,18 @@
-/** The registry's search: lexical (BM25) and semantic (embedding) rankings fused, and the embedding providers. */
+/**
+ * The registry's search: lexical (BM25) and semantic (embedding) rankings fused. The embedding providers come from
+ * @agentry/embeddings; what the registry's own modules use of them is named here.
+ */
 export {
+  chosenUseLiteEngine,
   createEmbeddingProvider,
   EMBEDDING_PROVIDER_KINDS,
+  type EmbeddingProvider,
   type EmbeddingProviderKind,
-} from './embeddings/create.js';
-export { EmbeddingError } from './embeddings/errors.js';
-export { createOpenAIEmbeddingProvider, type OpenAIEmbeddingOptions } from './embeddings/openai.js';
-export { createUseLiteProvider, USE_LITE_ID, type UseLiteOptions } from './embeddings/use-lite.js';
-export { chosenUseLiteEngine, USE_LITE_ENGINES, type UseLiteEngine } from './embeddings/use-lite-model.js';
+  type OpenAIEmbeddingOptions,
+  USE_LITE_ENGINES,
+  type UseLiteEngine,
+  type UseLiteOptions,
+} from '@agentry/embeddings';
 export { type LexicalQuery, parseLexicalQuery, type QueryClause } from './lexical/query.js';
 export {
   createSqliteLexicalIndex,

@@ -12,12 +12,12 @@
  * Writes made through another connection to the same database (`agentry crawl` beside `agentry serve`) reach the
  * matrix and the demotions through the change log (change-log.ts): a search first applies what others committed.
  */
+import { EmbeddingError, type EmbeddingProvider, VectorMatrix } from '@agentry/embeddings';
 import type { Kysely } from 'kysely';
 import { Limiter } from '../concurrency/limiter.js';
 import { type ChangePosition, changesAfter, latestChange, markChanged } from './change-log.js';
 import { chunks } from './chunks.js';
 import { embeddingText, lexicalFields } from './document-text.js';
-import { EmbeddingError } from './embeddings/errors.js';
 import { explainHit } from './explain.js';
 import { type FusedHit, fuse, rankSemantic } from './fusion.js';
 import { type LexicalQuery, parseLexicalQuery } from './lexical/query.js';
@@ -25,14 +25,12 @@ import { createSqliteLexicalIndex } from './lexical/sqlite.js';
 import type { LexicalIndex, LexicalMatch } from './lexical/types.js';
 import { QueryEmbeddingCache, queryCacheKey } from './semantic/query-cache.js';
 import { querySegments } from './semantic/query-segments.js';
-import { VectorMatrix } from './semantic/vector-matrix.js';
 import { decodeVector, encodeVector, pendingRows, storedVectors } from './semantic/vector-rows.js';
 import type { SearchTables } from './tables.js';
 import { withMentionKinds } from './text/mentions.js';
 import { readableText } from './text/words.js';
 import type {
   Demotion,
-  EmbeddingProvider,
   EmbedPendingOptions,
   SearchDocument,
   SearchHit,

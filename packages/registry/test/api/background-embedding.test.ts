@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createOpenAIEmbeddingProvider } from '../../src/search/index.js';
+import { createOpenAIEmbeddingProvider } from '@agentry/embeddings';
 import { embeddingsHandler, type LoopbackServer, startServer } from '../search/helpers.js';
 import { aidipAgent, asArray, startRegistry, type TestRegistry, tempDir } from '../support.js';
 

@@ -6,11 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  createOpenAIEmbeddingProvider,
-  createSearchIndex,
-  type SearchIndex,
-} from '../../src/search/index.js';
+import { createOpenAIEmbeddingProvider } from '@agentry/embeddings';
+import { createSearchIndex, type SearchIndex } from '../../src/search/index.js';
 import {
   doc,
   embeddingsHandler,

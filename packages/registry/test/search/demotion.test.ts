@@ -4,11 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  createOpenAIEmbeddingProvider,
-  createSearchIndex,
-  type SearchDocument,
-} from '../../src/search/index.js';
+import { createOpenAIEmbeddingProvider } from '@agentry/embeddings';
+import { createSearchIndex, type SearchDocument } from '../../src/search/index.js';
 import { doc, embeddingsHandler, type LoopbackServer, openTestDatabase, startServer } from './helpers.js';
 
 /** Two agents that say the same thing; only their standing differs. */

@@ -5,11 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  createOpenAIEmbeddingProvider,
-  createSearchIndex,
-  type EmbeddingProvider,
-} from '../../src/search/index.js';
+import { createOpenAIEmbeddingProvider, type EmbeddingProvider } from '@agentry/embeddings';
+import { createSearchIndex } from '../../src/search/index.js';
 import { doc, embeddingsHandler, type LoopbackServer, openTestDatabase, startServer } from './helpers.js';
 
 const agents = [

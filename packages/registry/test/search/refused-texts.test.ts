@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createOpenAIEmbeddingProvider, createSearchIndex, EmbeddingError } from '../../src/search/index.js';
+import { createOpenAIEmbeddingProvider, EmbeddingError } from '@agentry/embeddings';
+import { createSearchIndex } from '../../src/search/index.js';
 import { doc, embeddingsHandler, type LoopbackServer, openTestDatabase, startServer } from './helpers.js';
 
 describe('texts the embedding provider refuses', () => {

@@ -8,11 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import {
-  createOpenAIEmbeddingProvider,
-  createSearchIndex,
-  type SearchIndex,
-} from '../../src/search/index.js';
+import { createOpenAIEmbeddingProvider } from '@agentry/embeddings';
+import { createSearchIndex, type SearchIndex } from '../../src/search/index.js';
 import {
   doc,
   embeddingsHandler,

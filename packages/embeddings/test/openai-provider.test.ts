@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  createEmbeddingProvider,
-  createOpenAIEmbeddingProvider,
-  EmbeddingError,
-} from '../../src/search/index.js';
+import { createEmbeddingProvider, createOpenAIEmbeddingProvider, EmbeddingError } from '../src/index.js';
 import { bagOfWordsEmbedding, embeddingsHandler, type LoopbackServer, startServer } from './helpers.js';
 
 describe('OpenAI-compatible embedding provider', () => {

@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { EmbeddingsModel } from '@energetic-ai/embeddings';
 import fc from 'fast-check';
-import { UseLiteTokenizer } from '../../src/search/embeddings/use-lite-tokenizer.js';
-import { readUseLiteFiles } from '../../src/search/embeddings/use-lite-weights.js';
+import { readUseLiteFiles, UseLiteTokenizer } from '../src/use-lite/index.js';
 
 let ours: UseLiteTokenizer;
 let reference: { encode(text: string): number[] };

@@ -119,8 +119,8 @@ export interface NativeKernels {
  */
 export const PANEL = 32;
 
-/** Built beside package.json; this module sits three folders down in both src/ and dist/. */
-const ADDON = '../../../build/Release/agentry_kernels.node';
+/** Built beside package.json; this module sits two folders down in both src/ and dist/. */
+const ADDON = '../../build/Release/agentry_kernels.node';
 
 let loaded: NativeKernels | Error | undefined;
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { Session } from 'node:inspector/promises';
 import { describe, it } from 'node:test';
-import { createUseLiteProvider } from '../../src/search/index.js';
+import { createUseLiteProvider } from '../src/index.js';
 
 describe('USE-lite in a worker thread', () => {
   it('embeds queries and batches of documents exactly as on the calling thread', async () => {

@@ -1,4 +1,4 @@
-// The float32 and int8 kernels of the USE-lite encoder (src/search/embeddings/use-lite-encoder.ts).
+// The float32 and int8 kernels of the USE-lite encoder (src/use-lite/use-lite-encoder.ts).
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,8 @@
 /** Picks an embedding provider by name, as configuration names it. */
-import type { EmbeddingProvider } from '../types.js';
+
 import { createOpenAIEmbeddingProvider, type OpenAIEmbeddingOptions } from './openai.js';
-import { createUseLiteProvider, type UseLiteOptions } from './use-lite.js';
+import type { EmbeddingProvider } from './provider.js';
+import { createUseLiteProvider, type UseLiteOptions } from './use-lite/use-lite.js';
 
 export type EmbeddingProviderKind = 'use-lite' | 'openai' | 'none';
 

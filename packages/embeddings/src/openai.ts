@@ -7,8 +7,9 @@
  * The endpoint is configured by the registry's operator, not by users, so it is called with the plain `fetch`
  * (a local model server on loopback is the common case), never with the client's public-address policy.
  */
-import type { EmbeddingProvider, SimilarityFloors } from '../types.js';
+
 import { EmbeddingError } from './errors.js';
+import type { EmbeddingProvider, SimilarityFloors } from './provider.js';
 
 export interface OpenAIEmbeddingOptions {
   /** API root including the version segment, e.g. `https://api.openai.com/v1`. */

@@ -44,7 +44,7 @@ export async function loadUseLiteModel(
   const kernels = loadNativeKernels();
   if (kernels instanceof Error) {
     throw new Error(
-      `the native USE-lite kernels are not built (${kernels.message}); run npm rebuild @agentry/registry`,
+      `the native USE-lite kernels are not built (${kernels.message}); run npm rebuild @agentry/embeddings`,
     );
   }
   const files = await readUseLiteFiles();

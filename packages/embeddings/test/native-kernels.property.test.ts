@@ -12,11 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import {
-  loadNativeKernels,
-  type NativeKernels,
-  packColumns,
-} from '../../src/search/embeddings/native-kernels.js';
+import { loadNativeKernels, type NativeKernels, packColumns } from '../src/use-lite/index.js';
 
 const loaded = loadNativeKernels();
 

@@ -13,8 +13,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { EmbeddingProvider, EmbedOptions, SimilarityFloors } from '../types.js';
-import { EmbeddingError } from './errors.js';
+import { EmbeddingError } from '../errors.js';
+import type { EmbeddingProvider, EmbedOptions, SimilarityFloors } from '../provider.js';
 import { embedWithModel, loadUseLiteModel, type UseLiteModel } from './use-lite-model.js';
 import type { EmbedJob, EmbedReply } from './use-lite-worker.js';
 

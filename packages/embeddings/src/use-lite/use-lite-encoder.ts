@@ -9,7 +9,7 @@
  *
  * The TF.js graph spends much of its time in per-op overhead and in a batched matmul that is not vectorised; this
  * spends it in the multiplies. Weight matrices are held in the multiply's column panels (or quantised, in int8).
- * test/search/use-lite-engines.test.ts checks the vectors against the TF.js model's.
+ * test/use-lite-engines.test.ts checks the vectors against the TF.js model's.
  */
 import { type NativeKernels, PANEL, packColumns } from './native-kernels.js';
 import type { Tensor, UseLiteFiles } from './use-lite-weights.js';

@@ -6,8 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { loadNativeKernels } from '../../src/search/embeddings/native-kernels.js';
-import { loadUseLiteModel, type UseLiteModel } from '../../src/search/embeddings/use-lite-model.js';
+import { loadNativeKernels, loadUseLiteModel, type UseLiteModel } from '../src/use-lite/index.js';
 import { cosine } from './helpers.js';
 
 const texts = [
