@@ -23,16 +23,16 @@ import { createIdempotencyStore, type IdempotencyStoreOptions } from './policies
 import { createRateLimiter, parseRateLimit, type RateLimiterOptions } from './policies/rate-limit.js';
 import { requestOriginPolicy } from './policies/request-origin.js';
 import { createRuntime, type Runtime } from './runtime/runtime.js';
-import type { HostRuntime } from './runtime/types.js';
-import { createCardSigner } from './signing/card-signature.js';
-import type { SigningConfig } from './signing/keys.js';
 import {
   type CallbackFetch,
   type CallbackOptions,
   SIGNATURE_HEADER,
   signCallback,
-} from './tasks/callbacks.js';
-import { createTaskStore, type TaskRecord, taskRepresentation } from './tasks/task-store.js';
+} from './runtime/tasks/callbacks.js';
+import { createTaskStore, type TaskRecord, taskRepresentation } from './runtime/tasks/task-store.js';
+import type { HostRuntime } from './runtime/types.js';
+import { createCardSigner } from './signing/card-signature.js';
+import type { SigningConfig } from './signing/keys.js';
 
 export interface HostOptions {
   agents: readonly AgentDefinition[];

@@ -41,6 +41,15 @@ export { CONFIRMATION_HEADER } from './policies/confirmation.js';
 export { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './policies/idempotency.js';
 export { hostEntry, originEntry } from './policies/request-origin.js';
 export { SESSION_HEADER, TASK_HEADER } from './runtime/runtime.js';
+export {
+  CALLBACK_HEADER,
+  type CallbackFetch,
+  type CallbackOptions,
+  SIGNATURE_HEADER,
+  signCallback,
+  verifyCallbackSignature,
+} from './runtime/tasks/callbacks.js';
+export type { TaskStatus } from './runtime/tasks/task-store.js';
 export type {
   CallOutcome,
   CallRequest,
@@ -51,12 +60,3 @@ export type {
   ProblemFailure,
   StreamEvent,
 } from './runtime/types.js';
-export {
-  CALLBACK_HEADER,
-  type CallbackFetch,
-  type CallbackOptions,
-  SIGNATURE_HEADER,
-  signCallback,
-  verifyCallbackSignature,
-} from './tasks/callbacks.js';
-export type { TaskStatus } from './tasks/task-store.js';

@@ -6,7 +6,7 @@
  */
 import { isObject, type JsonValue } from '@agentry/core';
 import { problem } from '../errors.js';
-import { pollHeadersFrom } from '../mcp/task-polling.js';
+import { pollHeadersFrom } from '../runtime/tasks/polling.js';
 import type { Problem } from '../runtime/types.js';
 import type { TaskState, TaskView } from './dialect.js';
 import { type A2aError, a2aError, JSON_RPC, problemError } from './errors.js';

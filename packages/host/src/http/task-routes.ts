@@ -6,7 +6,7 @@
 import { problem } from '../errors.js';
 import type { Authenticator } from '../policies/auth.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { isFinished, type TaskStore, taskRepresentation } from '../tasks/task-store.js';
+import { isFinished, type TaskStore, taskRepresentation } from '../runtime/tasks/task-store.js';
 import type { Answer } from './answer.js';
 import type { HostRequest } from './host-request.js';
 import { methodNotAllowed } from './invoke-routes.js';

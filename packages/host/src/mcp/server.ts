@@ -19,13 +19,13 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { problem, problems } from '../errors.js';
+import { headersWithMeta } from '../runtime/call-meta.js';
+import { outcomeEvents, type TaskWaiter } from '../runtime/outcome-events.js';
+import { pollingTaskWaiter, type TaskPollingOptions } from '../runtime/tasks/polling.js';
 import type { CallOutcome, HostRuntime } from '../runtime/types.js';
 import { readBoundedBody } from './bounded-body.js';
 import { everyOperationNeedsAuth } from './endpoint-auth.js';
-import { headersWithMeta } from './meta.js';
-import { outcomeEvents, type TaskWaiter } from './outcome-events.js';
 import { toolError, toolResult } from './results.js';
-import { pollingTaskWaiter, type TaskPollingOptions } from './task-polling.js';
 import { findTool, type HostedTool, hostedTools } from './tools.js';
 
 export interface McpHandlerOptions {
@@ -37,7 +37,7 @@ export interface McpHandlerOptions {
   maxBodyBytes?: number;
   /**
    * How deferred operations are waited for: `GET /tasks/{id}` is polled through the host's own web handler
-   * (default: `runtime.fetch`), bounded by `timeoutMs` (default 50 s). See task-polling.ts.
+   * (default: `runtime.fetch`), bounded by `timeoutMs` (default 50 s). See runtime/tasks/polling.ts.
    */
   tasks?: TaskPollingOptions;
   /**

@@ -18,11 +18,11 @@ import {
   type StoredResponse,
 } from '../policies/idempotency.js';
 import type { RateLimiter } from '../policies/rate-limit.js';
-import { CALLBACK_HEADER, isCallbackUrl } from '../tasks/callbacks.js';
-import type { TaskRecord, TaskStore } from '../tasks/task-store.js';
 import { CallContext, contextFields } from './call-context.js';
 import { isAsyncIterable, type RunSettings, runToOutput, start, streamEvents } from './run.js';
 import { type CallSignal, callSignal, linkSignals } from './signals.js';
+import { CALLBACK_HEADER, isCallbackUrl } from './tasks/callbacks.js';
+import type { TaskRecord, TaskStore } from './tasks/task-store.js';
 import type { CallOutcome, CallRequest, HostedAgent, HostRuntime, Problem, StreamEvent } from './types.js';
 import { absentInput, checkInput } from './validation.js';
 

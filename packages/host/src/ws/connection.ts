@@ -8,8 +8,8 @@
  */
 import type WebSocket from 'ws';
 import { problems } from '../errors.js';
-import { headersWithMeta } from '../mcp/meta.js';
-import { outcomeEvents, type TaskWaiter } from '../mcp/outcome-events.js';
+import { headersWithMeta } from '../runtime/call-meta.js';
+import { outcomeEvents, type TaskWaiter } from '../runtime/outcome-events.js';
 import type { HostRuntime, Problem } from '../runtime/types.js';
 import {
   badRequest,

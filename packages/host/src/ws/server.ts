@@ -10,8 +10,8 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { overUnixSocket } from '../adapters/node-request.js';
 import { problem, problems } from '../errors.js';
-import { pollingTaskWaiter, type TaskPollingOptions } from '../mcp/task-polling.js';
 import { type RequestOriginPolicy, requestOriginPolicy } from '../policies/request-origin.js';
+import { pollingTaskWaiter, type TaskPollingOptions } from '../runtime/tasks/polling.js';
 import type { HostRuntime, Problem } from '../runtime/types.js';
 import { serveConnection } from './connection.js';
 import { pathMatcher } from './paths.js';
@@ -23,7 +23,7 @@ export interface WebSocketOptions {
   maxPayload?: number;
   /** A connection with no call running that stays silent this long is closed (default 60 s). */
   idleTimeoutMs?: number;
-  /** How deferred operations are waited for: polling the host's own `GET /tasks/{id}` (mcp/task-polling.ts). */
+  /** How deferred operations are waited for: polling the host's own `GET /tasks/{id}` (runtime/tasks/polling.ts). */
   tasks?: TaskPollingOptions;
   /** Which `Host` names and pages may connect (policies/request-origin.ts); default: the base URL's. */
   requestOrigins?: RequestOriginPolicy;

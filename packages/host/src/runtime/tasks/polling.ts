@@ -8,9 +8,9 @@
  */
 
 import { CONFIRMATION_HEADER, IDEMPOTENCY_HEADER } from '@agentry/core';
-import { problem } from '../errors.js';
-import type { HostRuntime, Problem } from '../runtime/types.js';
-import type { FinalEvent, TaskOutcome, TaskWaiter } from './outcome-events.js';
+import { problem } from '../../errors.js';
+import type { FinalEvent, TaskOutcome, TaskWaiter } from '../outcome-events.js';
+import type { HostRuntime, Problem } from '../types.js';
 
 /** The host's web handler (`fetch(Request) => Response`). */
 export type HostFetch = (request: Request) => Promise<Response>;

@@ -1,10 +1,10 @@
 /**
- * A `CallOutcome` as the events a message-based transport sends (MCP progress and result, WebSocket messages):
- * zero or more chunks, then exactly one final `result` or `error`. A deferred call's task is waited for, since
- * neither MCP `tools/call` nor a WebSocket call has a way to hand the caller a URL to poll instead.
+ * A `CallOutcome` as the events a message-based transport sends (MCP progress and result, WebSocket messages, A2A
+ * stream updates): zero or more chunks, then exactly one final `result` or `error`. A deferred call's task is
+ * waited for, since neither MCP `tools/call` nor a WebSocket call has a way to hand the caller a URL to poll instead.
  */
 import { problem, problems } from '../errors.js';
-import type { CallOutcome, StreamEvent } from '../runtime/types.js';
+import type { CallOutcome, StreamEvent } from './types.js';
 
 export type FinalEvent = Extract<StreamEvent, { type: 'result' | 'error' }>;
 export type TaskOutcome = Extract<CallOutcome, { kind: 'task' }>;

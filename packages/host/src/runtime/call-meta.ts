@@ -1,12 +1,13 @@
 /**
- * The invocation metadata a `tools/call` carries in `_meta` (Agentry's client puts the same values it sends as
- * headers there: docs/invocation.md), as the HTTP headers the runtime reads. A header the HTTP request already has
- * wins: it is what the caller's HTTP stack sent, `_meta` only fills in what a header-less caller could not.
+ * The invocation metadata a message carries where HTTP has headers (an MCP `tools/call`'s `_meta`, a WebSocket
+ * message's members; Agentry's client puts the same values it sends as headers there: docs/invocation.md), as the
+ * headers the runtime reads. A header the request already has wins: it is what the caller's HTTP stack sent, the
+ * metadata only fills in what a header-less caller could not.
  */
 import { CONFIRMATION_HEADER } from '../policies/confirmation.js';
 import { IDEMPOTENCY_HEADER } from '../policies/idempotency.js';
-import { SESSION_HEADER, TASK_HEADER } from '../runtime/runtime.js';
-import { CALLBACK_HEADER } from '../tasks/callbacks.js';
+import { SESSION_HEADER, TASK_HEADER } from './runtime.js';
+import { CALLBACK_HEADER } from './tasks/callbacks.js';
 
 /** `_meta` member → header, the same pairs the envelope routes read. */
 const META_HEADERS: ReadonlyArray<readonly [member: string, header: string]> = [
