@@ -189,9 +189,9 @@ function similarAtLeast(semantic: SemanticScores, floor: number, length: number)
 /** The best `top` indexes among the relevant ones (all, without a mask), best first. */
 function topRelevant(scores: Float64Array, top: number, relevant: Uint8Array | undefined): number[] {
   if (relevant === undefined) return topIndices(scores, top);
-  const masked = Float64Array.from(scores, (score, i) =>
-    relevant[i] === 1 ? score : Number.NEGATIVE_INFINITY,
-  );
+  // A plain loop: Float64Array.from with a mapping function costs a call per element (1 ms at 10,000 agents).
+  const masked = new Float64Array(scores.length);
+  for (let i = 0; i < scores.length; i++) masked[i] = relevant[i] === 1 ? scores[i]! : Number.NEGATIVE_INFINITY;
   return topIndices(masked, top).filter((i) => relevant[i] === 1);
 }
 
