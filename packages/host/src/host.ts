@@ -11,10 +11,9 @@ import { problems } from './errors.js';
 import { toResponse } from './http/answer.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
 import { type DirectRoute, setDirectRoute } from './http/direct-route.js';
+import type { CallerInfo } from './http/host-request.js';
 import { fromWebRequest } from './http/host-request.js';
-import type { CallerInfo } from './http/invoke-routes.js';
 import { problemAnswer } from './http/problem-response.js';
-import { createRouter } from './http/router.js';
 import { consoleLogger, errorDetails, type HostLogger } from './logger.js';
 import { createMcpHandler, type McpHandler } from './mcp/server.js';
 import { hostedAgent } from './model/hosted-agent.js';
@@ -22,6 +21,7 @@ import { type AuthConfig, type Authenticator, createAuthenticator } from './poli
 import { createIdempotencyStore, type IdempotencyStoreOptions } from './policies/idempotency.js';
 import { createRateLimiter, parseRateLimit, type RateLimiterOptions } from './policies/rate-limit.js';
 import { requestOriginPolicy } from './policies/request-origin.js';
+import { createRouter } from './routes/router.js';
 import { createRuntime, type Runtime } from './runtime/runtime.js';
 import {
   type CallbackFetch,

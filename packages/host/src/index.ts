@@ -32,7 +32,7 @@ export type {
 } from './define/types.js';
 export { HostError, PROBLEM_TYPE_BASE, type ProblemInit, problem } from './errors.js';
 export { createHost, type Host, type HostOptions } from './host.js';
-export type { CallerInfo } from './http/invoke-routes.js';
+export type { CallerInfo } from './http/host-request.js';
 export { PROBLEM_MEDIA_TYPE } from './http/problem-response.js';
 export { consoleLogger, type HostLogger } from './logger.js';
 export { hostedAgent, INVOKE_PATH } from './model/hosted-agent.js';

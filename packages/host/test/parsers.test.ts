@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import { negotiate, parseAccept } from '../src/http/accept.js';
 import { readBodyText } from '../src/http/body.js';
-import { inputFromQuery } from '../src/http/query-input.js';
 import { AgentDefinitionError, defineAgent } from '../src/index.js';
+import { inputFromQuery } from '../src/routes/query-input.js';
 
 const TYPES = ['application/json', 'text/event-stream', 'application/x-ndjson'] as const;
 

@@ -1,6 +1,6 @@
 /**
  * A2A tasks over the host's deferred-task runtime. A deferred operation's call is an A2A task with the host task's
- * id; reading and cancelling it goes through the host's own `GET` / `DELETE /tasks/{id}` (task-routes.ts), in
+ * id; reading and cancelling it goes through the host's own `GET` / `DELETE /tasks/{id}` (routes/tasks.ts), in
  * process and with the caller's headers, so ownership and auth are checked exactly as for an HTTP poller. The
  * task's `contextId` is the session the call ran in (`X-Session-ID`, which a message's `contextId` sets).
  */

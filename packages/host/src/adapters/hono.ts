@@ -5,7 +5,7 @@
  * callers keep rate-limit buckets and idempotency keys of their own.
  */
 import type { Host } from '../host.js';
-import type { CallerInfo } from '../http/invoke-routes.js';
+import type { CallerInfo } from '../http/host-request.js';
 
 /** What the handler reads of a Hono context. */
 export interface HonoContextLike {

@@ -13,7 +13,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Host } from '../host.js';
 import { type Answer, answerOf, fieldValue } from '../http/answer.js';
 import { type DirectRoute, directRouteOf } from '../http/direct-route.js';
-import type { CallerInfo } from '../http/invoke-routes.js';
+import type { CallerInfo } from '../http/host-request.js';
 import { requestOriginPolicy } from '../policies/request-origin.js';
 import { attachWebSocket, type WebSocketEndpoint } from '../ws/server.js';
 import { callerSignal, nodeHostRequest, overUnixSocket, toRequest } from './node-request.js';

@@ -5,8 +5,7 @@
  */
 import type { Host } from '../host.js';
 import type { Answer } from './answer.js';
-import type { HostRequest } from './host-request.js';
-import type { CallerInfo } from './invoke-routes.js';
+import type { CallerInfo, HostRequest } from './host-request.js';
 
 export type DirectRoute = (request: HostRequest, caller: CallerInfo) => Promise<Answer>;
 

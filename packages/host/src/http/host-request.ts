@@ -27,6 +27,14 @@ export interface HostRequest {
   web(): Request;
 }
 
+/** What the server knows of the connection that the request does not carry. */
+export interface CallerInfo {
+  /** The caller's network address: anonymous callers are rate limited and keep idempotency keys by it. */
+  clientAddress?: string;
+  /** The request came over a unix socket, which no web page reaches: its `Host` and `Origin` are not checked. */
+  unixSocket?: boolean;
+}
+
 export function fromWebRequest(request: Request): HostRequest {
   const url = new URL(request.url);
   return {

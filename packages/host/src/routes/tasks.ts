@@ -4,13 +4,13 @@
  * by an authenticated client is that client's: anyone else is told it does not exist.
  */
 import { problem } from '../errors.js';
+import type { Answer } from '../http/answer.js';
+import type { HostRequest } from '../http/host-request.js';
+import { problemAnswer } from '../http/problem-response.js';
 import type { Authenticator } from '../policies/auth.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { isFinished, type TaskStore, taskRepresentation } from '../runtime/tasks/task-store.js';
-import type { Answer } from './answer.js';
-import type { HostRequest } from './host-request.js';
-import { methodNotAllowed } from './invoke-routes.js';
-import { problemAnswer } from './problem-response.js';
+import { methodNotAllowed } from './invoke.js';
 
 export interface TaskRouteSettings {
   runtime: Runtime;

@@ -6,31 +6,24 @@
  */
 import { type JsonObject, parseJsonText } from '@agentry/core';
 import { problem, problems } from '../errors.js';
+import { negotiate } from '../http/accept.js';
+import type { Answer } from '../http/answer.js';
+import { isJsonMediaType, mediaTypeOf } from '../http/body.js';
+import type { CallerInfo, HostRequest } from '../http/host-request.js';
+import { memoized } from '../http/memo.js';
+import { problemAnswer } from '../http/problem-response.js';
 import { CONFIRMATION_HEADER } from '../policies/confirmation.js';
 import { IDEMPOTENCY_HEADER } from '../policies/idempotency.js';
 import { type Runtime, SESSION_HEADER, TASK_HEADER } from '../runtime/runtime.js';
 import { CALLBACK_HEADER } from '../runtime/tasks/callbacks.js';
 import type { CallRequest, CallTransport } from '../runtime/types.js';
-import { negotiate } from './accept.js';
-import type { Answer } from './answer.js';
-import { isJsonMediaType, mediaTypeOf } from './body.js';
-import type { HostRequest } from './host-request.js';
-import { memoized } from './memo.js';
 import { type AnswerType, INVOCATION_TYPES, JSON_TYPE, outcomeAnswer } from './outcome-response.js';
-import { problemAnswer } from './problem-response.js';
 import { inputFromQuery } from './query-input.js';
 
 export interface InvocationSettings {
   runtime: Runtime;
   baseUrl: string;
   bodyLimit: number;
-}
-
-export interface CallerInfo {
-  /** The caller's network address: anonymous callers are rate limited and keep idempotency keys by it. */
-  clientAddress?: string;
-  /** The request came over a unix socket, which no web page reaches: its `Host` and `Origin` are not checked. */
-  unixSocket?: boolean;
 }
 
 /** Envelope members that carry what HTTP callers send as headers (WebSocket and socket clients use them). */

@@ -21,33 +21,32 @@
  * ≥ 60 %) with this router; the router's choice does not move that ratio, and building a `Request` per call would.
  */
 
-import type { A2aHandler } from '../a2a/server.js';
 import type { DocumentTable } from '../documents/build.js';
-import { serveDocument } from '../documents/static-document.js';
 import { problem } from '../errors.js';
-import type { McpHandler } from '../mcp/server.js';
+import { type Answer, answerOf } from '../http/answer.js';
+import type { CallerInfo, HostRequest } from '../http/host-request.js';
+import { problemAnswer } from '../http/problem-response.js';
 import { A2A_SEGMENT } from '../model/hosted-agent.js';
 import type { RequestOriginPolicy } from '../policies/request-origin.js';
-import { type Answer, answerOf } from './answer.js';
-import type { HostRequest } from './host-request.js';
-import {
-  type CallerInfo,
-  envelopeRoute,
-  type InvocationSettings,
-  methodNotAllowed,
-  operationRoute,
-} from './invoke-routes.js';
-import { problemAnswer } from './problem-response.js';
-import { type TaskRouteSettings, taskRoute } from './task-routes.js';
+import { serveDocument } from './documents.js';
+import { envelopeRoute, type InvocationSettings, methodNotAllowed, operationRoute } from './invoke.js';
+import { type TaskRouteSettings, taskRoute } from './tasks.js';
+
+/**
+ * An endpoint that reads a web-standard `Request` itself (the MCP server, an agent's A2A endpoint): the router
+ * hands it the request and what it knows of the caller, and answers its `Response`. The transports are made by
+ * `createHost` and passed in, so routes know nothing of them.
+ */
+export type WebEndpoint = (request: Request, caller: CallerInfo) => Promise<Response>;
 
 export interface RouterSettings extends InvocationSettings, TaskRouteSettings {
   /** The base URL's path, `''` at the origin root. */
   basePath: string;
   documents: () => Promise<DocumentTable>;
   /** The MCP endpoint for all agents, or for one (`/agents/{id}/mcp`); undefined when MCP is off. */
-  mcp?: (agentId: string | undefined) => McpHandler | undefined;
+  mcp?: (agentId: string | undefined) => WebEndpoint | undefined;
   /** An agent's A2A JSON-RPC endpoint (`/agents/{id}/a2a`); undefined when A2A is off. */
-  a2a?: (agentId: string) => A2aHandler | undefined;
+  a2a?: (agentId: string) => WebEndpoint | undefined;
   webSocket: boolean;
   /** Which `Host` names and page origins are answered (policies/request-origin.ts). */
   requestOrigins: RequestOriginPolicy;

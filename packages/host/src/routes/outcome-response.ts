@@ -4,10 +4,11 @@
  * `{"type":"error","error":…}`); 202 with `Location` and `Retry-After` for a deferred task; problem details
  * otherwise. Invocation answers are never cached.
  */
+
+import { type Answer, type HeaderFields, withFields } from '../http/answer.js';
+import { problemAnswer, problemBody } from '../http/problem-response.js';
+import { textStream } from '../http/text-stream.js';
 import type { CallOutcome, StreamEvent } from '../runtime/types.js';
-import { type Answer, type HeaderFields, withFields } from './answer.js';
-import { problemAnswer, problemBody } from './problem-response.js';
-import { textStream } from './text-stream.js';
 
 export const JSON_TYPE = 'application/json';
 export const SSE_TYPE = 'text/event-stream';
