@@ -15,7 +15,7 @@ import ts from 'typescript';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-const LIBRARY_PACKAGES = ['core', 'client', 'host', 'registry'];
+const LIBRARY_PACKAGES = ['core', 'client', 'host', 'embeddings', 'registry'];
 /** The Markdown whose ```ts fences are checked: the READMEs and the user guide. */
 function markdownFiles(): string[] {
   const guide = readdirSync(join(repoRoot, 'docs'))
@@ -24,7 +24,7 @@ function markdownFiles(): string[] {
     .map((name) => `docs/${name}`);
   return [
     'README.md',
-    ...['core', 'client', 'host', 'registry', 'cli'].map((p) => `packages/${p}/README.md`),
+    ...['core', 'client', 'host', 'embeddings', 'registry', 'cli'].map((p) => `packages/${p}/README.md`),
     ...guide,
   ];
 }

@@ -19,6 +19,10 @@ const ENTRY_POINTS = [
   'invokeStream',
   'registerLocalAgent',
   'createSecureFetcher',
+  'createEmbeddingProvider',
+  'createUseLiteProvider',
+  'createOpenAIEmbeddingProvider',
+  'VectorMatrix',
   'defineAgent',
   'createHost',
   'serveNode',
@@ -32,6 +36,7 @@ const READMES = [
   'packages/core/README.md',
   'packages/client/README.md',
   'packages/host/README.md',
+  'packages/embeddings/README.md',
   'packages/registry/README.md',
 ];
 

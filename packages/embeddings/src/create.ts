@@ -8,7 +8,23 @@ export type EmbeddingProviderKind = 'use-lite' | 'openai' | 'none';
 
 export const EMBEDDING_PROVIDER_KINDS: readonly EmbeddingProviderKind[] = ['use-lite', 'openai', 'none'];
 
-/** `none` gives no provider: the index is lexical only. */
+/**
+ * The provider a configuration names: `use-lite` (the bundled model, offline), `openai` (any OpenAI-compatible
+ * server) or `none`, which gives no provider: a search index is then lexical only.
+ *
+ * @example
+ * ```ts
+ * import { createEmbeddingProvider } from '@agentry/embeddings';
+ *
+ * const bundled = createEmbeddingProvider('use-lite');
+ * const local = createEmbeddingProvider('openai', {
+ *   baseUrl: 'http://localhost:11434/v1',
+ *   model: 'nomic-embed-text',
+ * });
+ * const [vector] = await bundled.embed(['will it rain in Paris tomorrow?'], { purpose: 'query' });
+ * console.log(bundled.id, vector?.length, local.id); // use-lite-512 512 openai:nomic-embed-text
+ * ```
+ */
 export function createEmbeddingProvider(kind: 'none'): undefined;
 export function createEmbeddingProvider(kind: 'use-lite', options?: UseLiteOptions): EmbeddingProvider;
 export function createEmbeddingProvider(kind: 'openai', options: OpenAIEmbeddingOptions): EmbeddingProvider;

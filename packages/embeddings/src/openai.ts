@@ -38,6 +38,28 @@ interface EmbeddingsResponse {
   data: Array<{ index: number; embedding: number[] }>;
 }
 
+/**
+ * A provider over `{baseUrl}/embeddings`, in batches of `batchSize`; its size is learned from the first answer
+ * unless `dimensions` is set. Failures are `EmbeddingError`s carrying the HTTP status and the server's message.
+ *
+ * @example
+ * ```ts
+ * import { createOpenAIEmbeddingProvider, EmbeddingError } from '@agentry/embeddings';
+ *
+ * const provider = createOpenAIEmbeddingProvider({
+ *   baseUrl: 'https://api.openai.com/v1',
+ *   model: 'text-embedding-3-small',
+ *   apiKey: process.env['OPENAI_API_KEY'],
+ *   dimensions: 512,
+ * });
+ * try {
+ *   const vectors = await provider.embed(['Forecasts rain and snow for any city.']);
+ *   console.log(provider.id, vectors[0]?.length); // openai:text-embedding-3-small:512 512
+ * } catch (error) {
+ *   if (error instanceof EmbeddingError) console.error(error.status, error.message);
+ * }
+ * ```
+ */
 export function createOpenAIEmbeddingProvider(options: OpenAIEmbeddingOptions): EmbeddingProvider {
   const endpoint = `${options.baseUrl.replace(/\/+$/, '')}/embeddings`;
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? 64));

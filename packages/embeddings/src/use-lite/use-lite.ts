@@ -58,6 +58,25 @@ export const USE_LITE_SIMILARITY_FLOORS: Readonly<SimilarityFloors> = {
   noWordsMatched: 0.6,
 };
 
+/**
+ * The bundled Universal Sentence Encoder lite: 512 dimensions, offline, loaded on the first call and run in worker
+ * threads. Calls that say they are queries go ahead of waiting documents.
+ *
+ * @example
+ * ```ts
+ * import { createUseLiteProvider } from '@agentry/embeddings';
+ *
+ * const provider = createUseLiteProvider({ threads: 1 });
+ * const [query] = await provider.embed(['do I need an umbrella?'], { purpose: 'query' });
+ * const agents = await provider.embed(
+ *   ['Tells you whether it will rain tomorrow.', 'Creates invoices.'],
+ *   { purpose: 'document' },
+ * );
+ * // Unit vectors: the dot product is the cosine similarity.
+ * const similarity = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
+ * console.log(agents.map((agent) => similarity(query!, agent))); // the weather agent scores higher
+ * ```
+ */
 export function createUseLiteProvider(options: UseLiteOptions = {}): EmbeddingProvider {
   const settings: Settings = {
     batchSize: Math.max(1, Math.floor(options.batchSize ?? 4)),
@@ -224,10 +243,10 @@ function workerEmbedder(settings: Settings, fallback: Embed): Embed {
 }
 
 /**
- * The worker runs use-lite-worker.js beside this module. Run from the TypeScript sources (tests, benches, `tsx`),
- * its neighbour is a .ts file, which a worker cannot load by itself (a loader registered on this thread does not
- * reach new threads): the worker first registers tsx, then imports it. Without that step the model would quietly
- * run on this thread, and every test and bench would measure a different registry from the built one.
+ * The worker runs use-lite-worker.js beside this module. Run from the TypeScript sources (this package's tests,
+ * `tsx`), its neighbour is a .ts file, which a worker cannot load by itself (a loader registered on this thread does
+ * not reach new threads): the worker first registers tsx, then imports it. Without that step the model would quietly
+ * run on this thread, and every test would measure a different provider from the built one.
  */
 function startWorkerThread(): Worker {
   const here = import.meta.url;

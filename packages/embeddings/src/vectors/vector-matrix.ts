@@ -32,6 +32,22 @@ export interface MatrixScope {
   excluded?: ReadonlySet<string> | undefined;
 }
 
+/**
+ * Vectors by id, scored against queries by one brute-force pass (see the module's header for the int8 layout).
+ *
+ * @example
+ * ```ts
+ * import { topIndices, VectorMatrix } from '@agentry/embeddings';
+ *
+ * const matrix = new VectorMatrix(3);
+ * matrix.set('weather', Float32Array.of(1, 0, 0));
+ * matrix.set('invoices', Float32Array.of(0, 1, 0));
+ * matrix.set('translate', Float32Array.of(0.6, 0.8, 0));
+ * const { ids, scores } = matrix.similarities([Float32Array.of(1, 0, 0)], { excluded: new Set(['translate']) });
+ * const best = topIndices(scores[0]!, 1).map((i) => ids[i]);
+ * console.log(best); // ['weather']
+ * ```
+ */
 export class VectorMatrix {
   private readonly kernel: DotKernel | undefined;
   private capacity: number;
