@@ -9,6 +9,7 @@ import type { AgentFilters } from '../store/filters.js';
 import { type Cursor, decodeCursor } from './cursor.js';
 import { filterListDetail } from './list-limits.js';
 import { invalidInput, problem } from './problems.js';
+import { queryParameters } from './route-table.js';
 
 export const DEFAULT_PAGE = 20;
 export const MAX_PAGE = 100;
@@ -16,17 +17,7 @@ export const DEFAULT_TOP = 10;
 export const MAX_QUERY_CHARS = 2000;
 
 const MODES: readonly SearchMode[] = ['hybrid', 'lexical', 'semantic'];
-const LIST_PARAMETERS = [
-  'capabilities',
-  'tags',
-  'language',
-  'status',
-  'q',
-  'mode',
-  'limit',
-  'cursor',
-  'updated_since',
-];
+const LIST_PARAMETERS = queryParameters('listAgents');
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; response: Response };
 

@@ -565,6 +565,16 @@ export function isApiRoute(route: Route): route is ApiRoute {
   return !('page' in route);
 }
 
+/**
+ * The names of a route's query parameters, in the table's order: the handler refuses any other (a typo must not
+ * silently widen a result).
+ */
+export function queryParameters(operationId: OperationId): string[] {
+  const route = ROUTES[operationId];
+  if (!isApiRoute(route)) return [];
+  return (route.parameters ?? []).filter((p) => p['in'] === 'query').map((p) => String(p['name']));
+}
+
 /** `/agents/:id` → `/agents/{id}`. */
 export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z_]\w*)/g, '{$1}');

@@ -7,6 +7,7 @@ import { readJsonBody } from '../body.js';
 import type { RegistryServices, RouteHandlers } from '../context.js';
 import { invalidInput, notFound } from '../problems.js';
 import { jsonResponse } from '../respond.js';
+import { queryParameters } from '../route-table.js';
 
 const NAME = ACCESS_NAME;
 const ROLES: readonly TokenRole[] = ['publisher', 'client'];
@@ -49,7 +50,7 @@ export function adminHandlers(
 
     readAudit: async (c) => {
       const params = new URL(c.req.url).searchParams;
-      const known = ['limit', 'before', 'target', 'action'];
+      const known = queryParameters('readAudit');
       const unknown = [...params.keys()].find((name) => !known.includes(name));
       if (unknown !== undefined)
         return invalidInput(`Unknown query parameter "${unknown}"; this endpoint takes ${known.join(', ')}.`);

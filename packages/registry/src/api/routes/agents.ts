@@ -20,6 +20,7 @@ import { agentListProblem } from '../list-limits.js';
 import { failuresOf, invalidInput, notFound, problem } from '../problems.js';
 import { searchOf } from '../request-url.js';
 import { cacheableAnswer, conditionalResponse, jsonResponse } from '../respond.js';
+import { queryParameters } from '../route-table.js';
 
 /** Formats GET /agents/{id}?format= writes (agents-json is a map of several agents' locations, not one agent). */
 const READABLE_FORMATS: readonly FormatName[] = FORMAT_NAMES.filter((format) => format !== 'agents-json');
@@ -238,7 +239,7 @@ type Params =
   | { ok: false; response: Response };
 
 function registrationParams(url: URL, allowAll: boolean): Params {
-  const known = allowAll ? ['format', 'agent', 'all'] : ['format', 'agent'];
+  const known = queryParameters(allowAll ? 'registerAgent' : 'updateAgent');
   const value: { format?: FormatName; agent?: string; all?: boolean } = {};
   for (const [name, text] of url.searchParams) {
     if (!known.includes(name)) {

@@ -10,8 +10,9 @@ import { invalidInput } from '../problems.js';
 import { readListQuery } from '../queries.js';
 import { searchOf } from '../request-url.js';
 import { jsonAnswer, textResponse } from '../respond.js';
+import { queryParameters } from '../route-table.js';
 
-const PARAMETERS = ['capabilities', 'tags', 'language', 'status', 'limit'];
+const PARAMETERS = queryParameters('facetCounts');
 const CACHED_ANSWERS = 200;
 
 export function facetHandlers(services: RegistryServices): RouteHandlers<'facetCounts'> {

@@ -15,6 +15,7 @@ import type { RegistryServices, RouteHandlers } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { invalidInput, notFound } from '../problems.js';
 import { jsonResponse } from '../respond.js';
+import { queryParameters } from '../route-table.js';
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
@@ -67,7 +68,7 @@ export function hostHandlers(
 
     listHosts: async (c) => {
       const url = new URL(c.req.url);
-      const known = ['limit', 'cursor'];
+      const known = queryParameters('listHosts');
       const unknown = [...url.searchParams.keys()].find((name) => !known.includes(name));
       if (unknown !== undefined)
         return invalidInput(`Unknown query parameter "${unknown}"; this endpoint takes ${known.join(', ')}.`);
