@@ -6,7 +6,17 @@ export {
   RateLimiter,
   type RateLimitRule,
   type RateLimits,
+  type RateVerdict,
 } from './access/rate-limit.js';
+export {
+  type BucketRule,
+  type BucketVerdict,
+  createRateLimitStore,
+  MemoryRateLimitStore,
+  type RateLimitStore,
+  type RateLimitStoreContext,
+  type RateLimitStoreOptions,
+} from './access/rate-limit-store.js';
 export type { ConnectionInfo } from './api/context.js';
 export { PROBLEM_MEDIA_TYPE } from './api/problems.js';
 export {

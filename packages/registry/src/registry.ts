@@ -11,6 +11,7 @@ import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono
 import type { Kysely } from 'kysely';
 import pino, { type Logger } from 'pino';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './access/rate-limit.js';
+import { createRateLimitStore, type RateLimitStoreOptions } from './access/rate-limit-store.js';
 import { createApi } from './api/app.js';
 import type { ConnectionInfo, RegistryServices, SearchSync } from './api/context.js';
 import { adminTokenFromEnv } from './config.js';
@@ -75,6 +76,11 @@ export interface RegistryOptions {
   quotaPerPublisher?: number | null;
   /** Per-client request budgets; unset classes keep the defaults (`DEFAULT_RATE_LIMITS`). */
   rateLimits?: Partial<RateLimits>;
+  /**
+   * Where the rate limits' buckets are kept: this process (default), or a Redis every replica shares, so a limit
+   * holds across replicas (`{ kind: 'redis', url }`; docs/deploy.md, "Shared rate limits").
+   */
+  rateLimitStore?: RateLimitStoreOptions;
   /** Count clients by `X-Forwarded-For` (only behind a proxy that sets it). */
   trustProxy?: boolean;
   /** The fetcher the gateway calls agents with (default: HTTPS to public addresses only). */
@@ -177,6 +183,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
   const logger = options.logger ?? defaultLogger();
   const store = await openRegistryStore(options.databasePath);
   let crawl: { crawler: Crawler; close(): Promise<void> } | undefined;
+  let limiter: RateLimiter | undefined;
   /** What runs in the background until the registry closes (background embedding, mirrored registries). */
   const backgroundWork: Array<{ close(): Promise<void> }> = [];
   const stopBackgroundWork = async (): Promise<void> => {
@@ -232,12 +239,19 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     const started = startCrawler(store, crawlSink, options.crawl, logger);
     crawl = started;
     const quota = options.quotaPerPublisher === undefined ? 1000 : options.quotaPerPublisher;
+    const metrics = createMetrics();
+    const rateLimitStore = await createRateLimitStore(options.rateLimitStore, {
+      logger,
+      setGauge: (name, value, help) => metrics.setGauge(name, value, help),
+      ...(options.clockMs === undefined ? {} : { now: options.clockMs }),
+    });
+    limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, rateLimitStore);
     const services: RegistryServices = {
       store,
       search,
       sync,
-      limiter: new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, options.clockMs),
-      metrics: createMetrics(),
+      limiter,
+      metrics,
       gateway,
       crawler: started.crawler,
       resolveIntent,
@@ -270,12 +284,14 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
         await stopBackgroundWork();
         await started.close();
         await gateway.close();
+        await limiter?.close();
         await store.close();
       },
     };
   } catch (error) {
     await stopBackgroundWork();
     await crawl?.close();
+    await limiter?.close();
     await store.close();
     throw error;
   }

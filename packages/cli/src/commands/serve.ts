@@ -36,6 +36,7 @@ interface ServeCommandOptions extends CrawlLimitFlags, NetworkOptions, TlsOption
   crawl?: boolean;
   import?: string[];
   importInterval?: string;
+  rateLimitRedis?: string;
   json?: boolean;
 }
 
@@ -70,6 +71,10 @@ export function registerServe(program: Command): void {
       'mirror these registries (the official MCP Registry, or Agentry registries): imported at start, then every --import-interval (see agentry import)',
     )
     .option('--import-interval <minutes>', 'minutes between imports of each --import registry', '60')
+    .option(
+      '--rate-limit-redis <url>',
+      'keep rate limits in this Redis (redis://host:port), shared by every replica that names it (default: AGENTRY_RATE_LIMIT_REDIS, else in this process)',
+    )
     .option(...NETWORK_OPTIONS.allowHttp)
     .option(...NETWORK_OPTIONS.allowPrivateNetwork)
     .option(...TLS_OPTIONS.cert)
@@ -88,6 +93,9 @@ export function registerServe(program: Command): void {
         if (!URL.canParse(options.publicUrl)) throw new UsageError(`--public-url must be an absolute URL`);
         registryOptions.publicUrl = options.publicUrl;
       }
+      const rateLimitRedis = sharedRateLimits(options.rateLimitRedis);
+      if (rateLimitRedis !== undefined)
+        registryOptions.rateLimitStore = { kind: 'redis', url: rateLimitRedis };
 
       let imports: { sources: string[]; intervalMs: number } | undefined;
       if (options.import !== undefined && options.import.length > 0) {
@@ -213,6 +221,18 @@ function searchSummary(options: RegistryOptions): { text: string; json: Record<s
 /** `text` as one shell word: as it is when that is safe, else single-quoted. */
 function shellWord(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The Redis of `--rate-limit-redis`, else of `AGENTRY_RATE_LIMIT_REDIS`: a redis:// or rediss:// URL. */
+function sharedRateLimits(flag: string | undefined): string | undefined {
+  const env = process.env['AGENTRY_RATE_LIMIT_REDIS']?.trim();
+  const [name, url] = flag !== undefined ? ['--rate-limit-redis', flag] : ['AGENTRY_RATE_LIMIT_REDIS', env];
+  if (url === undefined || url === '') return undefined;
+  if (!URL.canParse(url) || !['redis:', 'rediss:'].includes(new URL(url).protocol)) {
+    // Not echoed: a URL may carry a password.
+    throw new UsageError(`${name} must be a redis:// or rediss:// URL`);
+  }
+  return url;
 }
 
 /** A registry given to --import, as `agentry import` reads one. */

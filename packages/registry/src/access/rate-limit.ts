@@ -2,8 +2,10 @@
  * Rate limits per client (AIDIP §9: "registries MUST implement rate limiting and quotas, particularly in semantic
  * search"). A token bucket per client and class of request: `burst` requests at once, refilled at
  * `burst / windowSeconds` per second. Semantic search and intent resolution cost an embedding and a ranking, so
- * they have their own, smaller buckets.
+ * they have their own, smaller buckets. Where the buckets are kept is the store's affair (rate-limit-store.ts): in
+ * this process by default, in Redis for limits shared by several replicas.
  */
+import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit-store.js';
 
 export type RateClass = 'default' | 'search' | 'resolve';
 
@@ -25,45 +27,32 @@ export type RateVerdict =
   | { allowed: true }
   | { allowed: false; retryAfterSeconds: number; rule: RateLimitRule };
 
-interface Bucket {
-  tokens: number;
-  updatedMs: number;
-}
-
-/** Buckets kept at most; the least recently touched go first (a full bucket is the same as none). */
-const MAX_BUCKETS = 100_000;
-
 export class RateLimiter {
   readonly #limits: RateLimits;
-  readonly #now: () => number;
-  readonly #buckets = new Map<string, Bucket>();
+  readonly #store: RateLimitStore;
 
-  constructor(limits: RateLimits, now: () => number = Date.now) {
+  /**
+   * `store` keeps the buckets; a clock (ms) instead keeps them in this process on that clock (tests pin it), as
+   * does nothing (`Date.now`).
+   */
+  constructor(limits: RateLimits, store: RateLimitStore | (() => number) = Date.now) {
     this.#limits = limits;
-    this.#now = now;
+    this.#store = typeof store === 'function' ? new MemoryRateLimitStore(store) : store;
   }
 
   /** Takes one request from `client`'s bucket of `rateClass`. */
-  take(rateClass: RateClass, client: string): RateVerdict {
+  async take(rateClass: RateClass, client: string): Promise<RateVerdict> {
     const rule = this.#limits[rateClass];
-    const capacity = Math.max(1, rule.requests);
-    const perMs = capacity / (Math.max(1, rule.windowSeconds) * 1000);
-    const key = `${rateClass}\u0000${client}`;
-    const now = this.#now();
-    const bucket = this.#buckets.get(key) ?? { tokens: capacity, updatedMs: now };
-    this.#buckets.delete(key);
-    bucket.tokens = Math.min(capacity, bucket.tokens + Math.max(0, now - bucket.updatedMs) * perMs);
-    bucket.updatedMs = now;
-    this.#buckets.set(key, bucket);
-    if (this.#buckets.size > MAX_BUCKETS) {
-      const oldest = this.#buckets.keys().next().value;
-      if (oldest !== undefined) this.#buckets.delete(oldest);
-    }
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return { allowed: true };
-    }
-    const waitMs = (1 - bucket.tokens) / perMs;
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), rule };
+    const wait = await this.#store.take(`${rateClass}:${client}`, {
+      capacity: Math.max(1, rule.requests),
+      windowMs: Math.max(1, rule.windowSeconds) * 1000,
+    });
+    if (wait.allowed) return { allowed: true };
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(wait.waitMs / 1000)), rule };
+  }
+
+  /** Releases the store (a Redis connection). Idempotent. */
+  close(): Promise<void> {
+    return this.#store.close();
   }
 }
