@@ -4,7 +4,6 @@
  * Node's http server, Hono or Express (./adapters).
  */
 import { createSecureFetcher } from '@agentry/client';
-import { type A2aHandler, createA2aHandler } from './a2a/server.js';
 import type { AgentDefinition } from './define/types.js';
 import { buildDocuments, type CardSigning, type DocumentTable } from './documents/build.js';
 import { problems } from './errors.js';
@@ -15,7 +14,6 @@ import type { CallerInfo } from './http/host-request.js';
 import { fromWebRequest } from './http/host-request.js';
 import { problemAnswer } from './http/problem-response.js';
 import { consoleLogger, errorDetails, type HostLogger } from './logger.js';
-import { createMcpHandler, type McpHandler } from './mcp/server.js';
 import { hostedAgent } from './model/hosted-agent.js';
 import { type AuthConfig, type Authenticator, createAuthenticator } from './policies/auth.js';
 import { createIdempotencyStore, type IdempotencyStoreOptions } from './policies/idempotency.js';
@@ -33,6 +31,8 @@ import { createTaskStore, type TaskRecord, taskRepresentation } from './runtime/
 import type { HostRuntime } from './runtime/types.js';
 import { createCardSigner } from './signing/card-signature.js';
 import type { SigningConfig } from './signing/keys.js';
+import { type A2aHandler, createA2aHandler } from './transports/a2a/server.js';
+import { createMcpHandler, type McpHandler } from './transports/mcp/server.js';
 
 export interface HostOptions {
   agents: readonly AgentDefinition[];

@@ -8,15 +8,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { JsonObject, JsonValue } from '@agentry/core';
+import { problemBody } from '../src/http/problem-response.js';
+import { type ProblemInit, problem } from '../src/index.js';
 import {
   type ArtifactUpdate,
   dialectFor,
   type StatusUpdate,
   type TaskView,
   type WireVersion,
-} from '../src/a2a/dialect.js';
-import { problemBody } from '../src/http/problem-response.js';
-import { type ProblemInit, problem } from '../src/index.js';
+} from '../src/transports/a2a/dialect.js';
 
 interface ProblemCase {
   name: string;

@@ -95,13 +95,6 @@ export function plainPath(target: string): string | undefined {
   return /(^|\/)\.{1,2}(\/|$)/.test(target) ? undefined : target;
 }
 
-/** A connection to a server listening on a unix socket (whose address is its path); no web page reaches one. */
-export function overUnixSocket(incoming: IncomingMessage): boolean {
-  // Node sets `server` on the sockets a server accepts.
-  const server = (incoming.socket as { server?: { address(): unknown } }).server;
-  return typeof server?.address() === 'string';
-}
-
 /** The signal that aborts when the caller closes the connection before the answer is written. */
 export function callerSignal(outgoing: ServerResponse): AbortSignal {
   const caller = new AbortController();

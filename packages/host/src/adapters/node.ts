@@ -14,9 +14,10 @@ import type { Host } from '../host.js';
 import { type Answer, answerOf, fieldValue } from '../http/answer.js';
 import { type DirectRoute, directRouteOf } from '../http/direct-route.js';
 import type { CallerInfo } from '../http/host-request.js';
+import { overUnixSocket } from '../http/unix-socket.js';
 import { requestOriginPolicy } from '../policies/request-origin.js';
-import { attachWebSocket, type WebSocketEndpoint } from '../ws/server.js';
-import { callerSignal, nodeHostRequest, overUnixSocket, toRequest } from './node-request.js';
+import { attachWebSocket, type WebSocketEndpoint } from '../transports/ws/server.js';
+import { callerSignal, nodeHostRequest, toRequest } from './node-request.js';
 
 export interface ServeNodeOptions {
   /** TCP port (default 0: any free port). Ignored with `path` or a listening `server`. */

@@ -42,7 +42,7 @@ export function a2aPath(agentId: string): string {
 
 /**
  * The A2A protocol versions the endpoint serves, v1.0 first (the one A2A v1.0 clients prefer). Both are JSON-RPC
- * over one URL; the method names tell them apart (src/a2a/methods.ts).
+ * over one URL; the method names tell them apart (transports/a2a/methods.ts).
  */
 export const A2A_SERVED_VERSIONS = ['1.0', '0.3'] as const;
 

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpHandler, type McpHandler } from '../../src/mcp/server.js';
+import { createMcpHandler, type McpHandler } from '../../src/transports/mcp/server.js';
 import { type RunningHost, startHost } from '../support.js';
 import { otherAgent, toolsAgent } from './agents.js';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Agent, getCodec } from '@agentry/core';
-import { findTool, hostedTools } from '../../src/mcp/tools.js';
 import { headersWithMeta } from '../../src/runtime/call-meta.js';
+import { findTool, hostedTools } from '../../src/transports/mcp/tools.js';
 
 function agent(id: string, operations: Agent['operations']): Agent {
   return { id, name: id, description: `${id} agent`, operations, bindings: [] };

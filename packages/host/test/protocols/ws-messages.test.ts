@@ -7,8 +7,8 @@ import {
   parseCallMessage,
   resultMessage,
   splitLines,
-} from '../../src/ws/messages.js';
-import { pathMatcher } from '../../src/ws/paths.js';
+} from '../../src/transports/ws/messages.js';
+import { pathMatcher } from '../../src/transports/ws/paths.js';
 
 const id = fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.integer());
 const name = fc.string({ minLength: 1, maxLength: 20 });

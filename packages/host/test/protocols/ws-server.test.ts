@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import WebSocket from 'ws';
-import { attachWebSocket } from '../../src/ws/server.js';
+import { attachWebSocket } from '../../src/transports/ws/server.js';
 import { type RunningHost, startHost } from '../support.js';
 import { otherAgent, toolsAgent } from './agents.js';
 

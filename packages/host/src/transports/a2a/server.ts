@@ -15,12 +15,12 @@
  * docs/host-protocols.md describes the mapping.
  */
 import { isObject, type JsonObject, type JsonValue, parseJsonText } from '@agentry/core';
-import { DEFAULT_BODY_LIMIT, readBodyText } from '../http/body.js';
-import { textStream } from '../http/text-stream.js';
-import { outcomeEvents } from '../runtime/outcome-events.js';
-import { SESSION_HEADER } from '../runtime/runtime.js';
-import { pollingTaskWaiter, type TaskPollingOptions } from '../runtime/tasks/polling.js';
-import type { CallOutcome, HostRuntime, StreamEvent } from '../runtime/types.js';
+import { DEFAULT_BODY_LIMIT, readBodyText } from '../../http/body.js';
+import { textStream } from '../../http/text-stream.js';
+import { outcomeEvents } from '../../runtime/outcome-events.js';
+import { SESSION_HEADER } from '../../runtime/runtime.js';
+import { pollingTaskWaiter, type TaskPollingOptions } from '../../runtime/tasks/polling.js';
+import type { CallOutcome, HostRuntime, StreamEvent } from '../../runtime/types.js';
 import { type Dialect, dialectFor, type TaskView } from './dialect.js';
 import { type A2aError, a2aError, JSON_RPC, problemError, reasonOf } from './errors.js';
 import { messageCall } from './message-input.js';

@@ -7,7 +7,7 @@
  * Anything else is ambiguous and refused with a problem that says what to send.
  */
 import type { JsonObject, JsonSchema, JsonValue, Operation } from '@agentry/core';
-import { problem, problems } from '../errors.js';
+import { problem, problems } from '../../errors.js';
 import type { InboundMessage } from './dialect.js';
 import { type A2aError, a2aError, JSON_RPC, problemError } from './errors.js';
 

@@ -18,11 +18,11 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { problem, problems } from '../errors.js';
-import { headersWithMeta } from '../runtime/call-meta.js';
-import { outcomeEvents, type TaskWaiter } from '../runtime/outcome-events.js';
-import { pollingTaskWaiter, type TaskPollingOptions } from '../runtime/tasks/polling.js';
-import type { CallOutcome, HostRuntime } from '../runtime/types.js';
+import { problem, problems } from '../../errors.js';
+import { headersWithMeta } from '../../runtime/call-meta.js';
+import { outcomeEvents, type TaskWaiter } from '../../runtime/outcome-events.js';
+import { pollingTaskWaiter, type TaskPollingOptions } from '../../runtime/tasks/polling.js';
+import type { CallOutcome, HostRuntime } from '../../runtime/types.js';
 import { readBoundedBody } from './bounded-body.js';
 import { everyOperationNeedsAuth } from './endpoint-auth.js';
 import { toolError, toolResult } from './results.js';
