@@ -19,5 +19,12 @@ export {
   type UseLiteOptions,
 } from './use-lite/use-lite.js';
 export { chosenUseLiteEngine, USE_LITE_ENGINES, type UseLiteEngine } from './use-lite/use-lite-model.js';
+export {
+  type AnnHit,
+  AnnIndex,
+  type AnnIndexOptions,
+  type AnnSearchInfo,
+  type AnnStats,
+} from './vectors/ann-index.js';
 export { standardize, topIndices } from './vectors/top-k.js';
 export { type MatrixScope, VectorMatrix, type VectorMatrixOptions } from './vectors/vector-matrix.js';

@@ -1,0 +1,760 @@
+/**
+ * An approximate nearest-neighbour index over unit vectors: an inverted file (IVF). Spherical k-means splits the
+ * vectors into about √n lists, each with a centroid; a query is scored against the centroids and then only against
+ * the rows of the lists whose centroids are nearest (the probed lists), exactly as the vector matrix scores a row:
+ * int8 rows with a scale each, an int16 query, the WebAssembly SIMD dot kernel of wasm-dot.ts. A similarity
+ * returned is therefore the exact one of the matrix; only which rows are scored is approximate.
+ *
+ * Why not a package from npm: of those that install from the npm registry alone, hnswlib-node (node-gyp from
+ * source) and hnswlib-wasm (a bundled wasm build) hold float32 vectors, 2 GB for 1,000,000 × 512 before the graph,
+ * which alone is the whole memory target of a replica (issue #21), and build an HNSW graph at 512 dimensions on two
+ * cores in tens of minutes; their filters are a JavaScript callback per visited node (hnswlib-node) or none. usearch
+ * quantizes to int8 but installs prebuilt binaries (node-gyp-build) and has no filtered search in its JavaScript
+ * binding; faiss-node's install script downloads prebuilt binaries or clones faiss from GitHub. An IVF over the
+ * rows this project already quantizes needs no native code, 4 bytes an agent beyond its row, and a scope is a
+ * filter on the rows of the probed lists: an agent outside it is never scored, so never returned.
+ *
+ * Scope: `excluded` agents are skipped in the lists; `candidates` too, and a small candidate set (at most
+ * √(scanned rows × n), where scoring the candidates outright costs less than probing for them) is scored exactly.
+ * With a scope, lists are probed, nearest first, until as many rows in scope were scored as an unscoped search
+ * scores, so a narrow scope probes further instead of finding fewer neighbours.
+ *
+ * Below `minSize` vectors, or before `build()`, every search is exact. Vectors added after a build go to the list
+ * of their nearest centroid; `stale` says when the index has grown or shrunk enough since its build (2×) that the
+ * lists should be trained again. Slots are stable (a deleted one is reused), so a build in the background can go on
+ * while vectors are added and deleted: rows changed meanwhile are assigned again at its end.
+ */
+
+import { topIndices } from './top-k.js';
+import type { MatrixScope } from './vector-matrix.js';
+import { createDotKernel, DOT_STEP, type DotKernel } from './wasm-dot.js';
+
+const PAGE = 65536;
+const ROW_LIMIT = 127;
+const INT32_MAX = 2 ** 31 - 1;
+/** Rows a background build assigns between two yields to the event loop. */
+const BUILD_CHUNK = 4096;
+
+export interface AnnIndexOptions {
+  /** Below this many vectors every search is exact (default 50,000; a pass over them takes about 5 ms). */
+  minSize?: number;
+  /** Lists of the inverted file (default √n at build time, at least 16). */
+  lists?: number;
+  /** Lists a search probes when unscoped (default 6% of the lists, at least 8). */
+  probes?: number;
+  /** Training vectors per list for k-means (default 40; the sample is at most every vector). */
+  samplePerList?: number;
+  /** k-means iterations (default 10). */
+  iterations?: number;
+  /** Seed of the sample and the first centroids, so a build is reproducible. */
+  seed?: number;
+  /** Rows to reserve at first (default 1024); the block grows by half when full. */
+  initialCapacity?: number;
+  /** Use the WebAssembly SIMD kernel when possible (default true). */
+  simd?: boolean;
+}
+
+export interface AnnHit {
+  id: string;
+  /** Cosine similarity, as the vector matrix computes it. */
+  score: number;
+}
+
+export interface AnnSearchInfo {
+  /** How the search ran: every row in scope, or the probed lists. */
+  method: 'exact' | 'probed';
+  /** Rows scored. */
+  scanned: number;
+  /** Lists probed (0 when exact). */
+  probed: number;
+}
+
+export interface AnnStats {
+  size: number;
+  built: boolean;
+  lists: number;
+  /** Vectors when the lists were trained. */
+  builtSize: number;
+  stale: boolean;
+  /** Rows reserved (a deleted vector's slot is reused before the block grows). */
+  capacity: number;
+  /** Bytes of the rows, the centroids and the lists. */
+  bytes: number;
+}
+
+/** Storage of int8 rows with one dot kernel (or a JavaScript loop) and scratch space after them. */
+class RowBlock {
+  private readonly kernel: DotKernel | undefined;
+  rows: Int8Array;
+  capacity: number;
+
+  constructor(
+    readonly dimensions: number,
+    capacity: number,
+    simd: boolean,
+  ) {
+    this.capacity = Math.max(1, capacity);
+    this.kernel = simd && dimensions % DOT_STEP === 0 ? createDotKernel() : undefined;
+    if (this.kernel) {
+      this.reserveBytes(this.capacity * dimensions);
+      this.rows = new Int8Array(this.kernel.memory.buffer, 0, this.capacity * dimensions);
+    } else {
+      this.rows = new Int8Array(this.capacity * dimensions);
+    }
+  }
+
+  get accelerated(): boolean {
+    return this.kernel !== undefined;
+  }
+
+  get bytes(): number {
+    return this.capacity * this.dimensions;
+  }
+
+  grow(rows: number): void {
+    if (rows <= this.capacity) return;
+    const capacity = Math.max(rows, Math.ceil(this.capacity * 1.5));
+    const length = capacity * this.dimensions;
+    if (this.kernel) {
+      this.capacity = capacity;
+      this.reserveBytes(length);
+    } else {
+      const grown = new Int8Array(length);
+      grown.set(this.rows);
+      this.rows = grown;
+      this.capacity = capacity;
+    }
+  }
+
+  /**
+   * Integer dot products of `query` with rows `slots` (or rows 0‥count-1 when absent), in a view valid until the
+   * next call.
+   */
+  dots(query: Int16Array, slots: Int32Array | undefined, count: number): Int32Array {
+    const dims = this.dimensions;
+    if (!this.kernel) {
+      const rows = this.rows;
+      const sums = new Int32Array(count);
+      for (let r = 0; r < count; r++) {
+        const offset = (slots ? slots[r]! : r) * dims;
+        let sum = 0;
+        for (let i = 0; i < dims; i++) sum += rows[offset + i]! * query[i]!;
+        sums[r] = sum;
+      }
+      return sums;
+    }
+    const queryAt = Math.ceil((this.capacity * dims) / 16) * 16;
+    const slotsAt = queryAt + dims * 2;
+    const outAt = slotsAt + (slots ? count * 4 : 0);
+    this.reserveBytes(outAt + count * 4);
+    const buffer = this.kernel.memory.buffer;
+    new Int16Array(buffer, queryAt, dims).set(query);
+    if (slots) new Int32Array(buffer, slotsAt, count).set(slots.subarray(0, count));
+    this.kernel.dots(0, slotsAt, slots ? 1 : 0, count, dims, queryAt, outAt);
+    return new Int32Array(buffer, outAt, count);
+  }
+
+  private reserveBytes(bytes: number): void {
+    const memory = this.kernel!.memory;
+    if (memory.buffer.byteLength < bytes) {
+      memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
+    }
+    this.rows = new Int8Array(memory.buffer, 0, this.capacity * this.dimensions);
+  }
+}
+
+/** A growable list of slots. */
+class SlotList {
+  items = new Int32Array(8);
+  length = 0;
+
+  push(slot: number): number {
+    if (this.length === this.items.length) {
+      const grown = new Int32Array(this.items.length * 2);
+      grown.set(this.items);
+      this.items = grown;
+    }
+    this.items[this.length] = slot;
+    return this.length++;
+  }
+
+  /** Removes the entry at `position` by moving the last one there; returns the slot moved, or -1. */
+  removeAt(position: number): number {
+    const last = --this.length;
+    if (position === last) return -1;
+    const moved = this.items[last]!;
+    this.items[position] = moved;
+    return moved;
+  }
+}
+
+interface Lists {
+  centroids: RowBlock;
+  /** Per centroid, what its int8 components are multiplied by to give the unit centroid's. */
+  centroidScales: Float32Array;
+  lists: SlotList[];
+  /** Per slot: its list (-1: none) and its position there. */
+  listOf: Int32Array;
+  positionOf: Int32Array;
+  builtSize: number;
+}
+
+export class AnnIndex {
+  readonly minSize: number;
+  private readonly options: AnnIndexOptions;
+  private readonly simd: boolean;
+  private readonly block: RowBlock;
+  private scales: Float32Array;
+  /** Id by slot; undefined for a free slot. */
+  private readonly ids: Array<string | undefined> = [];
+  private readonly slotOf = new Map<string, number>();
+  private readonly free: number[] = [];
+  private readonly queryLimit: number;
+  private index: Lists | undefined;
+  /** While a build runs: slots set or deleted since it began, assigned again at its end. */
+  private changedDuringBuild: Set<number> | undefined;
+  private building: Promise<void> | undefined;
+
+  constructor(
+    readonly dimensions: number,
+    options: AnnIndexOptions = {},
+  ) {
+    this.options = options;
+    this.minSize = Math.max(0, Math.floor(options.minSize ?? 50_000));
+    this.simd = options.simd !== false;
+    this.block = new RowBlock(dimensions, Math.floor(options.initialCapacity ?? 1024), this.simd);
+    this.scales = new Float32Array(this.block.capacity);
+    this.queryLimit = Math.min(32767, Math.floor(INT32_MAX / (ROW_LIMIT * dimensions)));
+  }
+
+  /** Whether rows are scored in the WebAssembly SIMD kernel. */
+  get accelerated(): boolean {
+    return this.block.accelerated;
+  }
+
+  get size(): number {
+    return this.slotOf.size;
+  }
+
+  /** Whether searches probe lists (a build has run and the index holds at least `minSize` vectors). */
+  get approximate(): boolean {
+    return this.index !== undefined && this.size >= this.minSize;
+  }
+
+  /** Whether the index has grown or shrunk 2× since its lists were trained (or holds enough and has none). */
+  get stale(): boolean {
+    if (this.size < this.minSize) return false;
+    if (!this.index) return true;
+    const built = Math.max(1, this.index.builtSize);
+    return this.size >= 2 * built || this.size * 2 <= built;
+  }
+
+  has(id: string): boolean {
+    return this.slotOf.has(id);
+  }
+
+  /** Stores (or replaces) a vector, normalised to unit length, and files it in its nearest list. */
+  set(id: string, vector: Float32Array): void {
+    if (vector.length !== this.dimensions) {
+      throw new Error(`vector for ${id} has ${vector.length} dimensions, the index ${this.dimensions}`);
+    }
+    let slot = this.slotOf.get(id);
+    if (slot === undefined) {
+      slot = this.free.pop() ?? this.ids.length;
+      if (slot === this.ids.length) {
+        this.ensureCapacity(slot + 1);
+        this.ids.push(id);
+      } else {
+        this.ids[slot] = id;
+      }
+      this.slotOf.set(id, slot);
+    }
+    this.scales[slot] = quantize(vector, ROW_LIMIT, this.block.rows, slot * this.dimensions);
+    this.changedDuringBuild?.add(slot);
+    if (this.index) this.file(this.index, slot);
+  }
+
+  delete(id: string): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    if (this.index) this.unfile(this.index, slot);
+    this.slotOf.delete(id);
+    this.ids[slot] = undefined;
+    this.scales[slot] = 0;
+    this.free.push(slot);
+    this.changedDuringBuild?.add(slot);
+  }
+
+  /** Trains the lists on the vectors now held and files every vector, in one go. */
+  build(): void {
+    const steps = this.buildSteps();
+    while (!steps.next().done) {
+      // each step is a chunk of the work
+    }
+  }
+
+  /**
+   * The same as `build()` in chunks, yielding to the event loop between them, so searches (exact, or on the lists
+   * of the previous build) and writes go on meanwhile. One build at a time: a second call returns the first's.
+   */
+  buildInBackground(): Promise<void> {
+    this.building ??= (async () => {
+      try {
+        const steps = this.buildSteps();
+        while (!steps.next().done) await new Promise<void>((resolve) => setImmediate(resolve));
+      } finally {
+        this.building = undefined;
+      }
+    })();
+    return this.building;
+  }
+
+  /**
+   * The `k` most similar vectors to `query` (unit length), best first: approximate when the index is built and
+   * holds at least `minSize` vectors, exact otherwise. Never one outside `scope`.
+   */
+  search(query: Float32Array, k: number, scope: MatrixScope = {}): AnnHit[] {
+    return this.searchWithInfo(query, k, scope).hits;
+  }
+
+  /** `search`, and how it ran; `probes` overrides the index's for this search (more: higher recall, slower). */
+  searchWithInfo(
+    query: Float32Array,
+    k: number,
+    scope: MatrixScope = {},
+    probes?: number,
+  ): { hits: AnnHit[]; info: AnnSearchInfo } {
+    if (query.length !== this.dimensions) {
+      throw new Error(`query has ${query.length} dimensions, the index ${this.dimensions}`);
+    }
+    const want = Math.max(0, Math.floor(k));
+    if (want === 0 || this.size === 0 || scope.candidates?.size === 0) {
+      return { hits: [], info: { method: 'exact', scanned: 0, probed: 0 } };
+    }
+    const index = this.approximate ? this.index : undefined;
+    if (!index) return this.exactWithInfo(query, want, scope);
+    const target = this.scanTarget(index, want, probes);
+    const candidates = scope.candidates;
+    if (candidates !== undefined && candidates.size <= Math.sqrt(target * this.size)) {
+      return this.exactWithInfo(query, want, scope);
+    }
+    return this.probe(index, query, want, scope, target);
+  }
+
+  /** The `k` most similar vectors in `scope` by scoring every one of them. */
+  exact(query: Float32Array, k: number, scope: MatrixScope = {}): AnnHit[] {
+    return this.exactWithInfo(query, Math.max(0, Math.floor(k)), scope).hits;
+  }
+
+  /**
+   * Cosine similarities of each query with every vector in `scope`, exactly, in the shape `VectorMatrix` gives them
+   * (ids in slot order, scores per query, where an id is): what fusion standardises over. Above the size threshold
+   * the caller names a pool (the index's hits and the lexical matches) as `candidates`.
+   */
+  similarities(
+    queries: readonly Float32Array[],
+    scope: MatrixScope = {},
+  ): { ids: string[]; scores: Float32Array[]; positionOf: (id: string) => number | undefined } {
+    for (const query of queries) {
+      if (query.length !== this.dimensions) {
+        throw new Error(`query has ${query.length} dimensions, the index ${this.dimensions}`);
+      }
+    }
+    const slots = this.slotsIn(scope) ?? this.liveSlots();
+    const count = slots.length;
+    const scores = queries.map((query) => {
+      const { quantized, scale } = this.quantizeQuery(query);
+      const sums = this.block.dots(quantized, slots, count);
+      const out = new Float32Array(count);
+      for (let r = 0; r < count; r++) out[r] = sums[r]! * this.scales[slots[r]!]! * scale;
+      return out;
+    });
+    const ids = Array.from(slots, (slot) => this.ids[slot]!);
+    // Valid until the index changes, i.e. for the synchronous work that follows a search's similarities.
+    const slotOf = this.slotOf;
+    const positionOf = (id: string) => {
+      const slot = slotOf.get(id);
+      return slot === undefined ? undefined : sortedIndexOf(slots, slot);
+    };
+    return { ids, scores, positionOf };
+  }
+
+  /** The normalised mean of these vectors; undefined when none of them is held. */
+  centroid(ids: readonly string[]): Float32Array | undefined {
+    const sum = new Float32Array(this.dimensions);
+    let found = 0;
+    for (const id of ids) {
+      const slot = this.slotOf.get(id);
+      if (slot === undefined) continue;
+      const rows = this.block.rows;
+      const offset = slot * this.dimensions;
+      const scale = this.scales[slot]!;
+      for (let d = 0; d < this.dimensions; d++) sum[d] = sum[d]! + rows[offset + d]! * scale;
+      found++;
+    }
+    if (found === 0) return undefined;
+    let squares = 0;
+    for (const value of sum) squares += value * value;
+    const norm = Math.sqrt(squares) || 1;
+    for (let d = 0; d < this.dimensions; d++) sum[d] = sum[d]! / norm;
+    return sum;
+  }
+
+  stats(): AnnStats {
+    const index = this.index;
+    let bytes = this.block.bytes + this.scales.byteLength;
+    if (index) {
+      bytes += index.centroids.bytes + index.listOf.byteLength + index.positionOf.byteLength;
+      for (const list of index.lists) bytes += list.items.byteLength;
+    }
+    return {
+      size: this.size,
+      built: index !== undefined,
+      lists: index?.lists.length ?? 0,
+      builtSize: index?.builtSize ?? 0,
+      stale: this.stale,
+      capacity: this.block.capacity,
+      bytes,
+    };
+  }
+
+  private exactWithInfo(
+    query: Float32Array,
+    k: number,
+    scope: MatrixScope,
+  ): { hits: AnnHit[]; info: AnnSearchInfo } {
+    const { quantized, scale } = this.quantizeQuery(query);
+    const slots = this.slotsIn(scope);
+    const count = slots ? slots.length : this.ids.length;
+    const sums = this.block.dots(quantized, slots, count);
+    const scores = new Float32Array(count);
+    for (let r = 0; r < count; r++) {
+      const slot = slots ? slots[r]! : r;
+      // A free slot (only in a pass over every row) can never be returned.
+      scores[r] =
+        this.ids[slot] === undefined ? Number.NEGATIVE_INFINITY : sums[r]! * this.scales[slot]! * scale;
+    }
+    const hits = topIndices(scores, k)
+      .filter((r) => scores[r]! > Number.NEGATIVE_INFINITY)
+      .map((r) => ({ id: this.ids[slots ? slots[r]! : r]!, score: scores[r]! }));
+    return { hits, info: { method: 'exact', scanned: count, probed: 0 } };
+  }
+
+  /** Rows an unscoped search scores: those of `probes` lists of average length, and never fewer than 4k. */
+  private scanTarget(index: Lists, k: number, override: number | undefined): number {
+    const lists = index.lists.length;
+    const wanted = override ?? this.options.probes ?? defaultProbes(lists);
+    const probes = Math.min(lists, Math.max(1, Math.floor(wanted)));
+    return Math.max(4 * k, Math.ceil((probes * this.size) / lists));
+  }
+
+  private probe(
+    index: Lists,
+    query: Float32Array,
+    k: number,
+    scope: MatrixScope,
+    target: number,
+  ): { hits: AnnHit[]; info: AnnSearchInfo } {
+    const { quantized, scale } = this.quantizeQuery(query);
+    const lists = index.lists.length;
+    const centroidSums = index.centroids.dots(quantized, undefined, lists);
+    const order = new Float64Array(lists);
+    for (let c = 0; c < lists; c++) order[c] = centroidSums[c]! * index.centroidScales[c]!;
+    const ranked = Array.from({ length: lists }, (_, c) => c).sort((a, b) => order[b]! - order[a]!);
+    const { candidates, excluded } = scope;
+    const filtered = candidates !== undefined || (excluded !== undefined && excluded.size > 0);
+    let gathered = new Int32Array(Math.min(this.size, target * 2) + 1);
+    let count = 0;
+    let probed = 0;
+    for (const c of ranked) {
+      if (count >= target) break;
+      const list = index.lists[c]!;
+      probed++;
+      if (count + list.length > gathered.length) {
+        const grown = new Int32Array(Math.max(gathered.length * 2, count + list.length));
+        grown.set(gathered.subarray(0, count));
+        gathered = grown;
+      }
+      const items = list.items;
+      if (!filtered) {
+        gathered.set(items.subarray(0, list.length), count);
+        count += list.length;
+        continue;
+      }
+      for (let p = 0; p < list.length; p++) {
+        const slot = items[p]!;
+        const id = this.ids[slot]!;
+        if (excluded?.has(id)) continue;
+        if (candidates !== undefined && !candidates.has(id)) continue;
+        gathered[count++] = slot;
+      }
+    }
+    // Rows in slot order: the kernel then reads the block front to back.
+    const slots = gathered.subarray(0, count).sort();
+    const sums = this.block.dots(quantized, slots, count);
+    const scores = new Float32Array(count);
+    for (let r = 0; r < count; r++) scores[r] = sums[r]! * this.scales[slots[r]!]! * scale;
+    const hits = topIndices(scores, k).map((r) => ({ id: this.ids[slots[r]!]!, score: scores[r]! }));
+    return { hits, info: { method: 'probed', scanned: count, probed } };
+  }
+
+  private *buildSteps(): Generator<void, void, void> {
+    const changed = new Set<number>();
+    this.changedDuringBuild = changed;
+    try {
+      const live = this.liveSlots();
+      const n = live.length;
+      const listCount = Math.max(
+        1,
+        Math.min(n, Math.floor(this.options.lists ?? Math.max(16, Math.sqrt(n)))),
+      );
+      if (n === 0) {
+        this.index = undefined;
+        return;
+      }
+      const random = mulberry32(this.options.seed ?? 0x5eed);
+      // A sample in random order (a partial Fisher–Yates shuffle of the live slots).
+      const sampleSize = Math.min(n, listCount * Math.max(1, Math.floor(this.options.samplePerList ?? 40)));
+      for (let i = 0; i < sampleSize; i++) {
+        const j = i + Math.floor(random() * (n - i));
+        const swap = live[i]!;
+        live[i] = live[j]!;
+        live[j] = swap;
+      }
+      const sample = live.slice(0, sampleSize);
+      const dims = this.dimensions;
+      // Float centroids, first the first `listCount` sample rows (a random choice of vectors).
+      const centroids = new Float32Array(listCount * dims);
+      for (let c = 0; c < listCount; c++) this.readRow(sample[c]!, centroids, c * dims);
+      const block = new RowBlock(dims, listCount, this.simd);
+      const centroidScales = new Float32Array(listCount);
+      const query = new Int16Array(dims);
+      const assignment = new Int32Array(sampleSize);
+      const iterations = Math.max(1, Math.floor(this.options.iterations ?? 10));
+      for (let iteration = 0; iteration < iterations; iteration++) {
+        storeCentroids(centroids, listCount, dims, block, centroidScales);
+        for (let start = 0; start < sampleSize; start += BUILD_CHUNK) {
+          const end = Math.min(sampleSize, start + BUILD_CHUNK);
+          for (let i = start; i < end; i++) {
+            assignment[i] = this.nearest(sample[i]!, block, centroidScales, query);
+          }
+          yield;
+        }
+        // The mean of each list's rows; a list left empty takes a random sample row.
+        centroids.fill(0);
+        const counts = new Int32Array(listCount);
+        for (let i = 0; i < sampleSize; i++) {
+          const slot = sample[i]!;
+          // Deleted during the build: its row no longer holds the vector sampled.
+          if (this.ids[slot] === undefined) continue;
+          const c = assignment[i]!;
+          counts[c]!++;
+          const scale = this.scales[slot]!;
+          const rows = this.block.rows;
+          const offset = slot * dims;
+          const at = c * dims;
+          for (let d = 0; d < dims; d++) centroids[at + d] = centroids[at + d]! + rows[offset + d]! * scale;
+        }
+        for (let c = 0; c < listCount; c++) {
+          if (counts[c] === 0) this.readRow(sample[Math.floor(random() * sampleSize)]!, centroids, c * dims);
+        }
+        yield;
+      }
+      storeCentroids(centroids, listCount, dims, block, centroidScales);
+      const index: Lists = {
+        centroids: block,
+        centroidScales,
+        lists: Array.from({ length: listCount }, () => new SlotList()),
+        listOf: new Int32Array(this.block.capacity).fill(-1),
+        positionOf: new Int32Array(this.block.capacity),
+        builtSize: n,
+      };
+      // Every row held when the build began; rows set or deleted since are filed at the end.
+      const all = this.liveSlots();
+      for (let start = 0; start < all.length; start += BUILD_CHUNK) {
+        const end = Math.min(all.length, start + BUILD_CHUNK);
+        for (let i = start; i < end; i++) {
+          const slot = all[i]!;
+          if (this.ids[slot] !== undefined && !changed.has(slot)) this.file(index, slot, query);
+        }
+        yield;
+      }
+      // A row filed above may have changed since: taken out, and filed again if it is still held.
+      for (const slot of changed) {
+        if (this.ids[slot] === undefined) this.unfile(index, slot);
+        else this.file(index, slot, query);
+      }
+      this.index = index;
+    } finally {
+      this.changedDuringBuild = undefined;
+    }
+  }
+
+  /** Files `slot` in the list of its nearest centroid (after taking it out of the one it was in). */
+  private file(index: Lists, slot: number, query = new Int16Array(this.dimensions)): void {
+    this.ensureListCapacity(index, slot + 1);
+    this.unfile(index, slot);
+    const c = this.nearest(slot, index.centroids, index.centroidScales, query);
+    index.listOf[slot] = c;
+    index.positionOf[slot] = index.lists[c]!.push(slot);
+  }
+
+  private unfile(index: Lists, slot: number): void {
+    if (slot >= index.listOf.length) return;
+    const c = index.listOf[slot]!;
+    if (c < 0) return;
+    const position = index.positionOf[slot]!;
+    const moved = index.lists[c]!.removeAt(position);
+    if (moved >= 0) index.positionOf[moved] = position;
+    index.listOf[slot] = -1;
+  }
+
+  /** The centroid with the highest cosine similarity to the row in `slot`. */
+  private nearest(slot: number, block: RowBlock, centroidScales: Float32Array, query: Int16Array): number {
+    const dims = this.dimensions;
+    const rows = this.block.rows;
+    const offset = slot * dims;
+    // The row's int8 components serve as the query: its own scale is the same for every centroid.
+    for (let d = 0; d < dims; d++) query[d] = rows[offset + d]!;
+    const sums = block.dots(query, undefined, centroidScales.length);
+    let best = 0;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    for (let c = 0; c < centroidScales.length; c++) {
+      const score = sums[c]! * centroidScales[c]!;
+      if (score > bestScore) {
+        bestScore = score;
+        best = c;
+      }
+    }
+    return best;
+  }
+
+  private readRow(slot: number, out: Float32Array, at: number): void {
+    const rows = this.block.rows;
+    const offset = slot * this.dimensions;
+    const scale = this.scales[slot]!;
+    for (let d = 0; d < this.dimensions; d++) out[at + d] = rows[offset + d]! * scale;
+  }
+
+  private liveSlots(): Int32Array {
+    const slots = new Int32Array(this.slotOf.size);
+    let n = 0;
+    for (let slot = 0; slot < this.ids.length; slot++) if (this.ids[slot] !== undefined) slots[n++] = slot;
+    return slots;
+  }
+
+  private quantizeQuery(query: Float32Array): { quantized: Int16Array; scale: number } {
+    const quantized = new Int16Array(this.dimensions);
+    const scale = quantize(query, this.queryLimit, quantized, 0);
+    return { quantized, scale };
+  }
+
+  /** The slots of the vectors in `scope`, in slot order; undefined: every slot (free ones included). */
+  private slotsIn({ candidates, excluded }: MatrixScope): Int32Array | undefined {
+    const skipped = new Set<number>();
+    for (const id of excluded ?? []) {
+      const slot = this.slotOf.get(id);
+      if (slot !== undefined) skipped.add(slot);
+    }
+    if (candidates === undefined && skipped.size === 0) return undefined;
+    let n = 0;
+    if (candidates === undefined) {
+      const slots = new Int32Array(this.slotOf.size);
+      for (let slot = 0; slot < this.ids.length; slot++) {
+        if (this.ids[slot] !== undefined && !skipped.has(slot)) slots[n++] = slot;
+      }
+      return slots.subarray(0, n);
+    }
+    const slots = new Int32Array(Math.min(candidates.size, this.slotOf.size));
+    for (const id of candidates) {
+      const slot = this.slotOf.get(id);
+      if (slot !== undefined && !skipped.has(slot)) slots[n++] = slot;
+    }
+    return slots.subarray(0, n).sort();
+  }
+
+  private ensureCapacity(rows: number): void {
+    if (rows <= this.block.capacity) return;
+    this.block.grow(rows);
+    const scales = new Float32Array(this.block.capacity);
+    scales.set(this.scales);
+    this.scales = scales;
+  }
+
+  private ensureListCapacity(index: Lists, slots: number): void {
+    if (slots <= index.listOf.length) return;
+    const length = Math.max(slots, this.block.capacity);
+    const listOf = new Int32Array(length).fill(-1);
+    listOf.set(index.listOf);
+    const positionOf = new Int32Array(length);
+    positionOf.set(index.positionOf);
+    index.listOf = listOf;
+    index.positionOf = positionOf;
+  }
+}
+
+/** Lists probed by default: 6% of them, at least 8. */
+function defaultProbes(lists: number): number {
+  return Math.max(8, lists * 0.06);
+}
+
+/** Normalises each float centroid and stores it as int8 with a scale, as the rows are stored. */
+function storeCentroids(
+  centroids: Float32Array,
+  count: number,
+  dims: number,
+  block: RowBlock,
+  scales: Float32Array,
+): void {
+  for (let c = 0; c < count; c++) {
+    scales[c] = quantize(centroids.subarray(c * dims, (c + 1) * dims), ROW_LIMIT, block.rows, c * dims);
+  }
+}
+
+/**
+ * Writes `vector`, normalised to unit length, into `out` from `offset` as integers whose largest magnitude is
+ * `limit`; returns the factor that turns them back (0 for a zero vector). The vector matrix's rule, so that a row
+ * scores here exactly as it does there.
+ */
+function quantize(vector: Float32Array, limit: number, out: Int8Array | Int16Array, offset: number): number {
+  let squares = 0;
+  let largest = 0;
+  for (const value of vector) {
+    squares += value * value;
+    const magnitude = Math.abs(value);
+    if (magnitude > largest) largest = magnitude;
+  }
+  const norm = Math.sqrt(squares);
+  if (!(norm > 0) || !Number.isFinite(norm)) {
+    out.fill(0, offset, offset + vector.length);
+    return 0;
+  }
+  const factor = limit / largest;
+  for (let i = 0; i < vector.length; i++) out[offset + i] = Math.round(vector[i]! * factor);
+  return largest / norm / limit;
+}
+
+function sortedIndexOf(sorted: Int32Array, value: number): number | undefined {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const at = sorted[mid]!;
+    if (at === value) return mid;
+    if (at < value) low = mid + 1;
+    else high = mid - 1;
+  }
+  return undefined;
+}
+
+/** A small seeded generator (mulberry32), so a build samples the same rows every time. */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
