@@ -36,8 +36,8 @@ import { createSecureFetcher, type LookupFunction } from '@agentry/client';
 import type { Kysely } from 'kysely';
 import pino from 'pino';
 import { createCrawler } from '../../packages/registry/src/crawl/scheduler.js';
-import type { CrawlTables } from '../../packages/registry/src/crawl/tables.js';
 import type { CrawlSink } from '../../packages/registry/src/crawl/types.js';
+import type { Database } from '../../packages/registry/src/db/database.js';
 import { createRegistry } from '../../packages/registry/src/registry.js';
 import { openTestDatabase } from '../../packages/registry/test/crawl/support/db.js';
 
@@ -73,7 +73,7 @@ const fetcher = createSecureFetcher({
   timeoutMs: 30_000,
 });
 /** The crawler's database and sink: a bare SQLite file with a recording sink, or a whole registry. */
-async function target(): Promise<{ db: Kysely<CrawlTables>; sink: CrawlSink; close(): Promise<void> }> {
+async function target(): Promise<{ db: Kysely<Database>; sink: CrawlSink; close(): Promise<void> }> {
   if (SINK === 'sqlite') {
     const database = await openTestDatabase();
     return { db: database.db, sink: database.sink, close: () => database.remove() };
@@ -86,7 +86,7 @@ async function target(): Promise<{ db: Kysely<CrawlTables>; sink: CrawlSink; clo
     logger: pino({ level: 'silent' }),
   });
   return {
-    db: registry.store.db as unknown as Kysely<CrawlTables>,
+    db: registry.store.db,
     sink: registry.crawlSink,
     async close() {
       await registry.close();

@@ -8,23 +8,17 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createSecureFetcher, type SecureFetcher } from '@agentry/client';
 import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono/node-server';
-import type { Kysely } from 'kysely';
 import pino, { type Logger } from 'pino';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './access/rate-limit.js';
 import { createRateLimitStore, type RateLimitStoreOptions } from './access/rate-limit-store.js';
 import { createApi } from './api/app.js';
 import type { ConnectionInfo, RegistryServices, SearchSync } from './api/context.js';
 import { adminTokenFromEnv } from './config.js';
-import { type Crawler, type CrawlTables, crawlMigrations, createCrawler } from './crawl/index.js';
+import { type Crawler, createCrawler } from './crawl/index.js';
 import type { CrawlSink } from './crawl/types.js';
+import { sqliteFileHasTables } from './db/sqlite.js';
 import { type BackgroundImportOptions, importInBackground } from './federation/background-import.js';
-import {
-  type FederationTables,
-  federationSourcesMigration,
-  importRegistry,
-  type RegistryImport,
-  type RegistryImportResult,
-} from './federation/sync.js';
+import { importRegistry, type RegistryImport, type RegistryImportResult } from './federation/sync.js';
 import { createGateway } from './gateway/index.js';
 import { createCrawlSink } from './ingest/crawl-sink.js';
 import { createMetrics } from './metrics/index.js';
@@ -45,11 +39,8 @@ import {
   type EmbeddingProviderKind,
   type OpenAIEmbeddingOptions,
   type SearchIndex,
-  type SearchTables,
-  searchMigrations,
   type UseLiteOptions,
 } from './search/index.js';
-import { sqliteFileHasTables } from './store/sqlite.js';
 import { RegistryStore } from './store/store.js';
 
 export const REGISTRY_VERSION = '0.1.0';
@@ -193,11 +184,9 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
   try {
     const adminToken = await store.tokens.ensureAdmin(options.adminToken ?? adminTokenFromEnv());
     const provider = options.embeddingProvider ?? embeddingProvider(options);
-    // The search index keeps its own tables in the store's database; Kysely's table map is invariant, so the
-    // handle is re-typed to the tables the index uses.
-    const searchDb = store.db as unknown as Kysely<SearchTables>;
     let background: BackgroundEmbedding | undefined;
-    const search = await createSearchIndex(searchDb, provider, {
+    // The search index, the federation and the crawler keep their tables in the store's database (db/).
+    const search = await createSearchIndex(store.db, provider, {
       onEmbeddingError: (error) => {
         logger.warn(
           { err: error },
@@ -229,10 +218,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     });
     const crawlSink = createCrawlSink(store, sync);
     const importSink = createCrawlSink(store, sync, { arrival: 'imported' });
-    // The federation's table is in the store's database; Kysely's table map is invariant, so the handle is re-typed.
-    const federationDb = store.db as unknown as Kysely<FederationTables>;
-    const importFrom = (importOptions: RegistryImport) =>
-      importRegistry(federationDb, importSink, importOptions);
+    const importFrom = (importOptions: RegistryImport) => importRegistry(store.db, importSink, importOptions);
     if ((options.imports?.sources.length ?? 0) > 0) {
       backgroundWork.push(mirrorRegistries(importFrom, options.imports!, logger));
     }
@@ -298,20 +284,11 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
 }
 
 /**
- * The store of a registry database, migrated as `createRegistry` migrates it (every part's tables), without the
- * rest of the registry: for work on the file alone, such as `agentry token` minting a token offline.
+ * The store of a registry database, migrated as `createRegistry` migrates it (every part's tables: db/), without
+ * the rest of the registry: for work on the file alone, such as `agentry token` minting a token offline.
  */
 export async function openRegistryStore(databasePath: string): Promise<RegistryStore> {
-  return RegistryStore.open({
-    path: databasePath,
-    metadataOf: storedMetadata,
-    // The crawler's tables always exist, so that `agentry crawl` and `agentry serve` can share one file.
-    extraMigrations: {
-      ...searchMigrations,
-      ...crawlMigrations,
-      '2026-11-22-204-federation-sources': federationSourcesMigration,
-    },
-  });
+  return RegistryStore.open({ path: databasePath, metadataOf: storedMetadata });
 }
 
 /** Whether `databasePath` is a registry database already (its migrations applied once): read only, never created. */
@@ -436,8 +413,7 @@ function startCrawler(
       ? createSecureFetcher({ cache: false, userAgent: `agentry-crawler/${REGISTRY_VERSION}` })
       : undefined;
   const crawler = createCrawler({
-    // The crawler's tables are in the store's database; Kysely's table map is invariant, so the handle is re-typed.
-    db: store.db as unknown as Kysely<CrawlTables>,
+    db: store.db,
     fetcher: options?.fetcher ?? ownFetcher!,
     sink,
     ...(options?.concurrency === undefined ? {} : { concurrency: options.concurrency }),

@@ -1,8 +1,7 @@
 /**
- * The crawler's tables, as Kysely migrations provided from code. Names start `2026-11-21-200-` so that they sort
- * after the store's (`2026-11-21-0…`) and the search index's (`2026-11-21-100-`) in one migrator. Plain column
- * types and no dialect-specific SQL, so the same migrations run on PostgreSQL. Timestamps are ISO 8601 text (UTC),
- * which sorts as time does.
+ * The crawler's tables, as Kysely migrations provided from code; their place among the registry's migrations is
+ * set by the one ordered list in db/migrations.ts. Plain column types and no dialect-specific SQL, so the same
+ * migrations run on PostgreSQL. Timestamps are ISO 8601 text (UTC), which sorts as time does.
  */
 
 import type { Migration } from 'kysely';

@@ -1,4 +1,4 @@
-/** Row types of the crawler's tables (migrations.ts), for Kysely. */
+/** Row types of the crawler's tables (migrations.ts), for Kysely; part of the registry's `Database` (db/). */
 
 export interface CrawlHostRow {
   origin: string;
@@ -67,7 +67,7 @@ export interface CrawlAgentRow {
   liveness_due_at: string | null;
 }
 
-/** The crawler's tables; a store's database type includes these (`interface Database extends CrawlTables`). */
+/** The crawler's tables; the registry's `Database` (db/database.ts) includes these. */
 export interface CrawlTables {
   crawl_hosts: CrawlHostRow;
   crawl_documents: CrawlDocumentRow;

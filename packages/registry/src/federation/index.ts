@@ -12,14 +12,14 @@ export {
   type McpRegistryImport,
   OFFICIAL_META,
 } from './mcp-registry.js';
+export { federationMigrations } from './migrations.js';
 export { FederationError } from './paging.js';
 export {
   detectRegistryKind,
   FEDERATION_KINDS,
   type FederationKind,
-  type FederationTables,
-  federationSourcesMigration,
   importRegistry,
   type RegistryImport,
   type RegistryImportResult,
 } from './sync.js';
+export type { FederationSourcesTable, FederationTables } from './tables.js';

@@ -1,6 +1,7 @@
 /**
- * The search index's schema, as Kysely migrations provided from code. Names start `2026-11-21-100-` so they run
- * after the store's. The lexical table comes from the lexical engine's module (SQLite FTS5 here).
+ * The search index's schema, as Kysely migrations provided from code; their place among the registry's migrations
+ * is set by the one ordered list in db/migrations.ts. The lexical table comes from the lexical engine's module
+ * (SQLite FTS5 here).
  */
 import type { Kysely, Migration } from 'kysely';
 import { changeLogMigration } from './change-log.js';

@@ -1,6 +1,7 @@
 /**
- * The search index's tables, as Kysely sees them. The lexical index's own tables are described by its module
- * (SQLite: an FTS5 table and its key map); the vectors table is plain SQL that any database can hold.
+ * The search index's tables, as Kysely sees them; part of the registry's `Database` (db/database.ts). The lexical
+ * index's own tables are described by its module (SQLite: an FTS5 table and its key map); the vectors table is
+ * plain SQL that any database can hold.
  */
 import type { LexicalTables } from './lexical/sqlite.js';
 

@@ -5,8 +5,9 @@
  * that transaction, on the row as it is then.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Agent, FormatName } from '@agentry/core';
+import { type Agent, AgentryError, type AgentryErrorCode, type FormatName } from '@agentry/core';
 import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
 import { hasVerifiedProvenance } from '../records/provenance-trust.js';
 import { initialQuality } from '../records/quality.js';
 import {
@@ -42,7 +43,7 @@ import {
 } from './identity.js';
 import { parseColumn } from './json.js';
 import { type AgentRow, recordFromRow, rowFromRecord } from './rows.js';
-import type { AgentValueTableName, HistoryAction, RegistryTables } from './schema.js';
+import type { AgentValueTableName, HistoryAction } from './schema.js';
 
 /** Hidden agents a search is told to leave out without first counting every agent (see `searchScope`). */
 const FEW_HIDDEN = 1000;
@@ -116,14 +117,16 @@ export interface ConflictOutcome {
 }
 
 /** Thrown inside a registration transaction to roll it back. */
-class QuotaExceeded extends Error {
+class QuotaExceeded extends AgentryError {
+  static override readonly code: AgentryErrorCode = 'QuotaExceeded';
   constructor(readonly limit: number) {
     super(`Quota of ${limit} agents exceeded.`);
   }
 }
 
 /** Thrown inside a write transaction to roll it back. */
-class Conflict extends Error {
+class Conflict extends AgentryError {
+  static override readonly code: AgentryErrorCode = 'Conflict';
   constructor(readonly outcome: ConflictOutcome) {
     super(`Agent "${outcome.agent}" conflicts with entry "${outcome.id}" (${outcome.reason}).`);
   }
@@ -135,7 +138,7 @@ export function isPublisherOwner(owner: string): boolean {
 }
 
 async function registerOne(
-  db: Kysely<RegistryTables>,
+  db: Kysely<Database>,
   draft: RecordDraft,
   preferredId: string,
   options: RegisterOptions,
@@ -181,7 +184,7 @@ async function registerOne(
  * description in the same format under another id.
  */
 async function matchingEntry(
-  db: Kysely<RegistryTables>,
+  db: Kysely<Database>,
   draft: RecordDraft,
   incoming: AgentSource,
 ): Promise<AgentRow | undefined> {
@@ -204,11 +207,7 @@ async function matchingEntry(
   return undefined;
 }
 
-async function checkQuota(
-  db: Kysely<RegistryTables>,
-  owner: string,
-  options: RegisterOptions,
-): Promise<void> {
+async function checkQuota(db: Kysely<Database>, owner: string, options: RegisterOptions): Promise<void> {
   if (options.quota !== undefined && (await countOwned(db, owner)) >= options.quota) {
     throw new QuotaExceeded(options.quota);
   }
@@ -259,11 +258,11 @@ export interface ChangeKey {
 const SUFFIX_ATTEMPTS = 8;
 
 export class AgentRepository {
-  readonly #db: Kysely<RegistryTables>;
+  readonly #db: Kysely<Database>;
   readonly #metadataOf: MetadataWriter;
   readonly #now: () => string;
 
-  constructor(db: Kysely<RegistryTables>, metadataOf: MetadataWriter, now: () => string) {
+  constructor(db: Kysely<Database>, metadataOf: MetadataWriter, now: () => string) {
     this.#db = db;
     this.#metadataOf = metadataOf;
     this.#now = now;
@@ -666,11 +665,11 @@ interface WriteEnv {
   metadataOf: MetadataWriter;
 }
 
-async function selectRow(db: Kysely<RegistryTables>, id: string): Promise<AgentRow | undefined> {
+async function selectRow(db: Kysely<Database>, id: string): Promise<AgentRow | undefined> {
   return db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-async function countOwned(db: Kysely<RegistryTables>, owner: string): Promise<number> {
+async function countOwned(db: Kysely<Database>, owner: string): Promise<number> {
   const row = await db
     .selectFrom('agents')
     .select((eb) => eb.fn.countAll<number>().as('held'))
@@ -680,7 +679,7 @@ async function countOwned(db: Kysely<RegistryTables>, owner: string): Promise<nu
 }
 
 async function insertRow(
-  db: Kysely<RegistryTables>,
+  db: Kysely<Database>,
   id: string,
   source: AgentSource,
   draft: RecordDraft,
@@ -727,7 +726,7 @@ async function insertRow(
  * `replaceRegistered`, the source replaces every registered one (PUT).
  */
 async function attachSource(
-  db: Kysely<RegistryTables>,
+  db: Kysely<Database>,
   existing: AgentRow,
   source: AgentSource,
   owner: string,
@@ -748,7 +747,7 @@ async function attachSource(
 
 /** Writes an entry merged from `sources` (a new revision, unless nothing differs). */
 async function rewriteEntry(
-  db: Kysely<RegistryTables>,
+  db: Kysely<Database>,
   existing: AgentRow,
   sources: AgentSource[],
   owner: string,
@@ -793,7 +792,7 @@ async function rewriteEntry(
 }
 
 /** Removes an entry and leaves a tombstone for mirrors. */
-async function deleteEntry(db: Kysely<RegistryTables>, existing: AgentRow, env: WriteEnv): Promise<void> {
+async function deleteEntry(db: Kysely<Database>, existing: AgentRow, env: WriteEnv): Promise<void> {
   const { at, actor } = env;
   await db.deleteFrom('agents').where('id', '=', existing.id).execute();
   await db
@@ -851,7 +850,7 @@ function sameSources(a: readonly AgentSource[], b: readonly AgentSource[]): bool
 
 const VALUE_TABLES: readonly AgentValueTableName[] = ['agent_tags', 'agent_capabilities', 'agent_languages'];
 
-export async function writeValues(db: Kysely<RegistryTables>, record: RegistryRecord): Promise<void> {
+export async function writeValues(db: Kysely<Database>, record: RegistryRecord): Promise<void> {
   const { agent } = record;
   const values: Record<AgentValueTableName, Set<string>> = {
     agent_tags: new Set((agent.tags ?? []).map(normalizeFilterValue)),
@@ -889,7 +888,7 @@ export async function writeValues(db: Kysely<RegistryTables>, record: RegistryRe
 const VALUE_ROWS_PER_STATEMENT = 500;
 
 export async function writeHistory(
-  db: Kysely<RegistryTables>,
+  db: Kysely<Database>,
   id: string,
   revision: number,
   action: HistoryAction,

@@ -1,7 +1,7 @@
 /** The audit log: one entry per write (who, what, on what, when), written in the transaction of the write. */
 import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
 import { parseColumn } from './json.js';
-import type { RegistryTables } from './schema.js';
 
 export interface AuditEntry {
   seq: number;
@@ -14,7 +14,7 @@ export interface AuditEntry {
   details: Record<string, unknown>;
 }
 
-export async function writeAudit(db: Kysely<RegistryTables>, entry: Omit<AuditEntry, 'seq'>): Promise<void> {
+export async function writeAudit(db: Kysely<Database>, entry: Omit<AuditEntry, 'seq'>): Promise<void> {
   await db
     .insertInto('audit_log')
     .values({
@@ -36,9 +36,9 @@ export interface AuditQuery {
 }
 
 export class AuditLog {
-  readonly #db: Kysely<RegistryTables>;
+  readonly #db: Kysely<Database>;
 
-  constructor(db: Kysely<RegistryTables>) {
+  constructor(db: Kysely<Database>) {
     this.#db = db;
   }
 

@@ -3,8 +3,9 @@
  * AIDIP §4.3.1. Visibility is applied in SQL, so a hidden agent never leaves the database for that caller.
  */
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Database } from '../db/database.js';
 import type { Caller, RecordStatus } from '../records/types.js';
-import type { AgentValueTableName, RegistryTables } from './schema.js';
+import type { AgentValueTableName } from './schema.js';
 
 /** Filters combine with AND; within `capabilities`, `tags` and `languages` every value must be present. */
 export interface AgentFilters {
@@ -37,8 +38,8 @@ export function hasFilters(filters: AgentFilters): boolean {
   );
 }
 
-type AgentsScope = ExpressionBuilder<RegistryTables, 'agents'>;
-type TombstonesScope = ExpressionBuilder<RegistryTables, 'tombstones'>;
+type AgentsScope = ExpressionBuilder<Database, 'agents'>;
+type TombstonesScope = ExpressionBuilder<Database, 'tombstones'>;
 
 /** Agents `caller` may see; undefined when it sees every one (the admin). */
 export function agentVisibility(caller: Caller): ((eb: AgentsScope) => Expression<SqlBool>) | undefined {

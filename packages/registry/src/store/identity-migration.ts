@@ -21,6 +21,7 @@
  */
 import type { Agent, FormatName, IdentityKeys } from '@agentry/core';
 import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
 import { crawledId, crawlOwner, hostOf } from '../records/ids.js';
 import { hasVerifiedProvenance } from '../records/provenance-trust.js';
 import { median, withFeedback } from '../records/quality.js';
@@ -34,18 +35,17 @@ import {
 import { statusOf } from '../records/status.js';
 import type { QualitySignals, RegistryRecord, SafetyFlag } from '../records/types.js';
 import { storedMetadata } from '../records/views.js';
+import { forEachAgentPage } from './agent-pages.js';
 import { isPublisherOwner, ownerSuffixedId, writeHistory, writeValues } from './agents.js';
 import { writeAudit } from './audit.js';
 import { claimKeys, entryKeys, sourceKeys, writeSources } from './identity.js';
 import { parseColumn } from './json.js';
 import { totals } from './quality.js';
 import { type AgentRow, recordFromRow, rowFromRecord } from './rows.js';
-import type { RegistryTables } from './schema.js';
 
 const ACTOR = 'migration';
-const PAGE = 500;
 
-export async function createIdentityTables(db: Kysely<unknown>): Promise<void> {
+export async function createIdentityTables(db: Kysely<Database>): Promise<void> {
   await db.schema
     .createTable('agent_sources')
     .addColumn('agent_id', 'text', (col) => col.notNull().references('agents.id').onDelete('cascade'))
@@ -104,14 +104,13 @@ interface Group {
   weak: Set<string>;
 }
 
-export async function mergeDuplicateEntries(untyped: Kysely<unknown>, now: string): Promise<void> {
-  const db = untyped as unknown as Kysely<RegistryTables>;
-  const handles = await crawledHandles(untyped);
-  const imported = await importedHosts(untyped);
+export async function mergeDuplicateEntries(db: Kysely<Database>, now: string): Promise<void> {
+  const handles = await crawledHandles(db);
+  const imported = await importedHosts(db);
 
   // First pass: every entry's source and keys, in creation order.
   const members: Member[] = [];
-  for await (const rows of pages(db)) {
+  await forEachAgentPage(db, async (rows) => {
     for (const row of rows) {
       const source = sourceOfRow(row, handles, imported);
       members.push({
@@ -125,7 +124,7 @@ export async function mergeDuplicateEntries(untyped: Kysely<unknown>, now: strin
         verified: source.verified,
       });
     }
-  }
+  });
   members.sort((a, b) => compare(a.createdAt, b.createdAt) || compare(a.id, b.id));
 
   // Grouping, as registrations arriving in that order would have been joined.
@@ -189,7 +188,7 @@ export async function mergeDuplicateEntries(untyped: Kysely<unknown>, now: strin
   // Second pass: entries alone in their group get their source and keys; groups are merged into their oldest.
   const groupOf = new Map<string, Group>();
   for (const group of groups) for (const member of group.members) groupOf.set(member.id, group);
-  for await (const rows of pages(db)) {
+  await forEachAgentPage(db, async (rows) => {
     for (const row of rows) {
       const group = groupOf.get(row.id);
       if (group === undefined || group.members.length > 1) continue;
@@ -197,7 +196,7 @@ export async function mergeDuplicateEntries(untyped: Kysely<unknown>, now: strin
       await writeSources(db, row.id, [source]);
       await claimKeys(db, row.id, entryKeys([source]));
     }
-  }
+  });
   for (const group of groups)
     if (group.members.length > 1) await mergeGroup(db, group, handles, imported, now);
   for (const { member, holder } of conflicts) {
@@ -217,7 +216,7 @@ export async function mergeDuplicateEntries(untyped: Kysely<unknown>, now: strin
 }
 
 async function mergeGroup(
-  db: Kysely<RegistryTables>,
+  db: Kysely<Database>,
   group: Group,
   handles: ReadonlyMap<string, string>,
   imported: ReadonlySet<string>,
@@ -362,11 +361,10 @@ function askedId(id: string, owner: string): string {
 }
 
 /** Registry id → the agent's id at its origin, for every crawled agent the crawler's tables know. */
-async function crawledHandles(db: Kysely<unknown>): Promise<Map<string, string>> {
+async function crawledHandles(db: Kysely<Database>): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (!(await hasTable(db, 'crawl_agents'))) return out;
-  const crawl = db as unknown as Kysely<{ crawl_agents: { origin: string; agent_id: string } }>;
-  const rows = await crawl.selectFrom('crawl_agents').select(['origin', 'agent_id']).execute();
+  const rows = await db.selectFrom('crawl_agents').select(['origin', 'agent_id']).execute();
   for (const row of rows) {
     const preferred = crawledId(row.origin, row.agent_id);
     out.set(preferred, row.agent_id);
@@ -376,32 +374,15 @@ async function crawledHandles(db: Kysely<unknown>): Promise<Map<string, string>>
 }
 
 /** Hosts of the registries imported into this one: their agents arrived by import, not by crawl. */
-async function importedHosts(db: Kysely<unknown>): Promise<Set<string>> {
+async function importedHosts(db: Kysely<Database>): Promise<Set<string>> {
   if (!(await hasTable(db, 'federation_sources'))) return new Set();
-  const federation = db as unknown as Kysely<{ federation_sources: { base_url: string } }>;
-  const rows = await federation.selectFrom('federation_sources').select('base_url').execute();
+  const rows = await db.selectFrom('federation_sources').select('base_url').execute();
   return new Set(rows.map((row) => hostOf(row.base_url)));
 }
 
-async function hasTable(db: Kysely<unknown>, name: string): Promise<boolean> {
+async function hasTable(db: Kysely<Database>, name: string): Promise<boolean> {
   const tables = await db.introspection.getTables();
   return tables.some((table) => table.name === name);
-}
-
-async function* pages(db: Kysely<RegistryTables>): AsyncGenerator<AgentRow[]> {
-  let after = '';
-  for (;;) {
-    const rows = await db
-      .selectFrom('agents')
-      .selectAll()
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(PAGE)
-      .execute();
-    if (rows.length === 0) return;
-    yield rows;
-    after = rows[rows.length - 1]!.id;
-  }
 }
 
 function sum(values: readonly number[]): number {

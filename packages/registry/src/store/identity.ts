@@ -4,13 +4,14 @@
  */
 import { type Agent, type FormatName, type IdentityKeys, identityKeys } from '@agentry/core';
 import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
 import type { AgentSource, SourceArrival, SourceDocument } from '../records/sources.js';
 import type { SafetyFlag } from '../records/types.js';
 import { parseColumn } from './json.js';
-import type { AgentSourcesTable, RegistryTables } from './schema.js';
+import type { AgentSourcesTable } from './schema.js';
 
 /** An entry's sources, in key order. */
-export async function readSources(db: Kysely<RegistryTables>, agentId: string): Promise<AgentSource[]> {
+export async function readSources(db: Kysely<Database>, agentId: string): Promise<AgentSource[]> {
   const rows = await db
     .selectFrom('agent_sources')
     .selectAll()
@@ -22,7 +23,7 @@ export async function readSources(db: Kysely<RegistryTables>, agentId: string): 
 
 /** Replaces an entry's sources with `sources` (`fresh`: the entry is new, and has none to replace). */
 export async function writeSources(
-  db: Kysely<RegistryTables>,
+  db: Kysely<Database>,
   agentId: string,
   sources: readonly AgentSource[],
   fresh = false,
@@ -36,7 +37,7 @@ export async function writeSources(
 }
 
 /** The entry holding the crawled or imported source `key`. */
-export async function entryOfSource(db: Kysely<RegistryTables>, key: string): Promise<string | undefined> {
+export async function entryOfSource(db: Kysely<Database>, key: string): Promise<string | undefined> {
   const row = await db
     .selectFrom('agent_sources')
     .select('agent_id')
@@ -64,7 +65,7 @@ export function sourceKeys(source: Pick<AgentSource, 'agent' | 'handle'>): Ident
 
 /** The entry that holds one of `strong`, other than `except`; the first key's holder when several do. */
 export async function holderOfStrongKeys(
-  db: Kysely<RegistryTables>,
+  db: Kysely<Database>,
   strong: readonly string[],
   except?: string,
 ): Promise<string | undefined> {
@@ -88,7 +89,7 @@ export async function holderOfStrongKeys(
 
 /** Entries holding one of the weak keys, with their owners, oldest first. */
 export async function holdersOfWeakKeys(
-  db: Kysely<RegistryTables>,
+  db: Kysely<Database>,
   weak: readonly string[],
 ): Promise<Array<{ id: string; owner: string }>> {
   if (weak.length === 0) return [];
@@ -115,11 +116,7 @@ export async function holdersOfWeakKeys(
 }
 
 /** Gives a new entry its keys; the caller has found that no entry holds any of its strong keys. */
-export async function insertKeys(
-  db: Kysely<RegistryTables>,
-  agentId: string,
-  keys: IdentityKeys,
-): Promise<void> {
+export async function insertKeys(db: Kysely<Database>, agentId: string, keys: IdentityKeys): Promise<void> {
   const values = [
     ...keys.strong.map((key) => ({ key, agent_id: agentId, strong: 1 })),
     ...keys.weak.map((key) => ({ key, agent_id: agentId, strong: 0 })),
@@ -131,11 +128,7 @@ export async function insertKeys(
  * Makes `keys` the keys entry `agentId` holds. A strong key another entry already holds stays that entry's: two
  * entries never share one.
  */
-export async function claimKeys(
-  db: Kysely<RegistryTables>,
-  agentId: string,
-  keys: IdentityKeys,
-): Promise<void> {
+export async function claimKeys(db: Kysely<Database>, agentId: string, keys: IdentityKeys): Promise<void> {
   await db.deleteFrom('agent_identities').where('agent_id', '=', agentId).execute();
   const heldElsewhere = new Set<string>();
   for (const chunk of keyChunks(keys.strong)) {
@@ -158,7 +151,7 @@ export async function claimKeys(
 
 /** Inserts key rows 300 at a time: three values a row bind 900, far inside what SQLite (32,766) accepts. */
 async function insertKeyRows(
-  db: Kysely<RegistryTables>,
+  db: Kysely<Database>,
   values: ReadonlyArray<{ key: string; agent_id: string; strong: number }>,
 ): Promise<void> {
   for (let start = 0; start < values.length; start += 300) {

@@ -1,17 +1,19 @@
 /**
- * The store's schema, as versioned Kysely migrations provided from code (no migration files to ship). Names sort
- * in the order they run: the store's start `2026-11-21-0`, the search index's `2026-11-21-100-`, so a new
- * migration of either part slots in by its date. Applied migrations are never edited; a change is a new one.
+ * The store's schema, as versioned Kysely migrations provided from code (no migration files to ship); their place
+ * among the registry's migrations is set by the one ordered list in db/migrations.ts. Applied migrations are never
+ * edited; a change is a new one.
  */
 import type { Agent } from '@agentry/core';
-import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { DatabaseDialect } from '../db/dialect.js';
 import { hasVerifiedProvenance } from '../records/provenance-trust.js';
 import { statusOf } from '../records/status.js';
 import type { QualitySignals } from '../records/types.js';
-import type { StoreDialect } from './dialect.js';
+import { forEachAgentPage } from './agent-pages.js';
 import { createIdentityTables, mergeDuplicateEntries } from './identity-migration.js';
 
-export function storeMigrations(dialect: StoreDialect): Record<string, Migration> {
+export function storeMigrations(dialect: DatabaseDialect): Record<string, Migration> {
   return {
     '2026-11-21-001-agents': {
       async up(db: Kysely<unknown>): Promise<void> {
@@ -147,78 +149,41 @@ export function storeMigrations(dialect: StoreDialect): Record<string, Migration
     '2026-11-27-001-verified-provenance': {
       // `verified` first meant "not synthetic", which every registered description is; it now means vouched for
       // by the agent's side (records/provenance-trust.ts). Stored agents are re-judged, a page at a time.
-      async up(db: Kysely<unknown>): Promise<void> {
-        const agents = db as unknown as Kysely<{
-          agents: { id: string; canonical: string; quality: string };
-        }>;
-        let after = '';
-        for (;;) {
-          const rows = await agents
-            .selectFrom('agents')
-            .select(['id', 'canonical', 'quality'])
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(500)
-            .execute();
-          if (rows.length === 0) break;
+      async up(db: Kysely<Database>): Promise<void> {
+        await forEachAgentPage(db, async (rows) => {
           for (const row of rows) {
             const quality = JSON.parse(row.quality) as QualitySignals;
             const verified = hasVerifiedProvenance(JSON.parse(row.canonical) as Agent);
             if (quality.verified === verified) continue;
-            await agents
+            await db
               .updateTable('agents')
               .set({ quality: JSON.stringify({ ...quality, verified }) })
               .where('id', '=', row.id)
               .execute();
           }
-          after = rows[rows.length - 1]!.id;
-        }
+        });
       },
     },
     '2026-11-27-002-status-words': {
       // Status was kept only when it was one of four words, and any other (AIDIP's `status` is a free string:
       // `maintenance`) was stored as `active`. Stored agents get their own word back, a page at a time.
-      async up(db: Kysely<unknown>): Promise<void> {
-        const agents = db as unknown as Kysely<{ agents: { id: string; canonical: string; status: string } }>;
-        let after = '';
-        for (;;) {
-          const rows = await agents
-            .selectFrom('agents')
-            .select(['id', 'canonical', 'status'])
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(500)
-            .execute();
-          if (rows.length === 0) break;
+      async up(db: Kysely<Database>): Promise<void> {
+        await forEachAgentPage(db, async (rows) => {
           for (const row of rows) {
             const status = statusOf(JSON.parse(row.canonical) as Agent);
             if (status === row.status) continue;
-            await agents.updateTable('agents').set({ status }).where('id', '=', row.id).execute();
+            await db.updateTable('agents').set({ status }).where('id', '=', row.id).execute();
           }
-          after = rows[rows.length - 1]!.id;
-        }
+        });
       },
     },
     '2026-11-27-010-agent-identity': {
       // One agent, one entry (docs/registry.md, "Identity"): sources and identity keys, and the entries the old
       // rule made for one agent merged (store/identity-migration.ts).
-      async up(db: Kysely<unknown>): Promise<void> {
+      async up(db: Kysely<Database>): Promise<void> {
         await createIdentityTables(db);
         await mergeDuplicateEntries(db, new Date().toISOString());
       },
     },
   };
-}
-
-/** Serves a fixed set of migrations to Kysely's `Migrator`. */
-export class InCodeMigrationProvider implements MigrationProvider {
-  readonly #migrations: Record<string, Migration>;
-
-  constructor(migrations: Record<string, Migration>) {
-    this.#migrations = migrations;
-  }
-
-  async getMigrations(): Promise<Record<string, Migration>> {
-    return this.#migrations;
-  }
 }

@@ -3,11 +3,12 @@
  * observed. Quality is not a change of the agent: it bumps no revision and does not show in `updated_since`.
  */
 import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
 import { type FeedbackTotals, withFeedback, withInvocation } from '../records/quality.js';
 import type { LivenessSignal, QualitySignals } from '../records/types.js';
 import { writeAudit } from './audit.js';
 import { parseColumn } from './json.js';
-import type { FeedbackOutcome, RegistryTables } from './schema.js';
+import type { FeedbackOutcome } from './schema.js';
 
 export interface Feedback {
   rating: number;
@@ -16,10 +17,10 @@ export interface Feedback {
 }
 
 export class QualityStore {
-  readonly #db: Kysely<RegistryTables>;
+  readonly #db: Kysely<Database>;
   readonly #now: () => string;
 
-  constructor(db: Kysely<RegistryTables>, now: () => string) {
+  constructor(db: Kysely<Database>, now: () => string) {
     this.#db = db;
     this.#now = now;
   }
@@ -135,7 +136,7 @@ export class QualityStore {
 }
 
 /** An agent's feedback, summed. */
-export async function totals(db: Kysely<RegistryTables>, id: string): Promise<FeedbackTotals> {
+export async function totals(db: Kysely<Database>, id: string): Promise<FeedbackTotals> {
   const row = await db
     .selectFrom('feedback')
     .select((eb) => [

@@ -1,41 +1,36 @@
 /**
- * The registry's store: one database, migrated to the latest schema on open, with a repository per concern.
- * The search index keeps its tables in the same database; its migrations are passed in and run in name order
- * beside the store's.
+ * The registry's store: the agents, tokens, history, audit log and quality signals, with a repository per concern,
+ * over the registry's one database (db/), opened and migrated to the latest schema (every part's tables) on open.
  */
 import type { Kysely } from 'kysely';
-import { type Migration, Migrator } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { DatabaseDialect } from '../db/dialect.js';
+import { type DatabaseLocation, openDatabase } from '../db/open.js';
 import { AgentRepository, type MetadataWriter } from './agents.js';
 import { AuditLog } from './audit.js';
-import type { StoreDialect } from './dialect.js';
-import { InCodeMigrationProvider, storeMigrations } from './migrations.js';
 import { QualityStore } from './quality.js';
-import type { RegistryTables } from './schema.js';
-import { openSqlite } from './sqlite.js';
 import { TokenStore } from './tokens.js';
 
-export interface StoreOptions {
-  /** The SQLite file (created when missing); `:memory:` for a throwaway store. */
-  path: string;
+/** Where the database is (`path`: a SQLite file, created when missing, `:memory:` for a throwaway store; or `url`). */
+export type StoreOptions = DatabaseLocation & {
   /** Writes the AIDIP metadata stored beside each canonical agent. */
   metadataOf: MetadataWriter;
-  /** Migrations of other parts sharing the database (the search index's). */
-  extraMigrations?: Record<string, Migration>;
   busyTimeoutMs?: number;
   /** The clock, ISO 8601 (tests pin it). */
   now?: () => string;
-}
+};
 
 export class RegistryStore {
-  readonly db: Kysely<RegistryTables>;
-  readonly dialect: StoreDialect;
+  /** The registry's database: every part's tables (the search index, the crawler and the federation keep theirs here). */
+  readonly db: Kysely<Database>;
+  readonly dialect: DatabaseDialect;
   readonly agents: AgentRepository;
   readonly tokens: TokenStore;
   readonly audit: AuditLog;
   readonly quality: QualityStore;
   #closed = false;
 
-  private constructor(db: Kysely<RegistryTables>, dialect: StoreDialect, options: StoreOptions) {
+  private constructor(db: Kysely<Database>, dialect: DatabaseDialect, options: StoreOptions) {
     const now = options.now ?? (() => new Date().toISOString());
     this.db = db;
     this.dialect = dialect;
@@ -47,21 +42,11 @@ export class RegistryStore {
 
   /** Opens (creating when needed) and migrates the database. */
   static async open(options: StoreOptions): Promise<RegistryStore> {
-    const sqliteOptions = {
-      path: options.path,
-      ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
-    };
-    const { db, dialect } = openSqlite<RegistryTables>(sqliteOptions);
-    try {
-      await migrate(db, dialect, { ...storeMigrations(dialect), ...options.extraMigrations });
-    } catch (error) {
-      await db.destroy();
-      throw error;
-    }
+    const { db, dialect } = await openDatabase(options);
     return new RegistryStore(db, dialect, options);
   }
 
-  /** Changes whenever what the database holds may have changed (see `StoreDialect.changeCount`). */
+  /** Changes whenever what the database holds may have changed (see `DatabaseDialect.changeCount`). */
   changeCount(): number {
     return this.dialect.changeCount();
   }
@@ -76,47 +61,5 @@ export class RegistryStore {
     if (this.#closed) return;
     this.#closed = true;
     await this.db.destroy();
-  }
-}
-
-/**
- * How long a process waits for another one's migrations: processes started together on a new (or older) file
- * take turns, and the one that comes second finds them applied. A long data migration of a large file is minutes.
- */
-const MIGRATION_WAIT_MS = 10 * 60_000;
-
-/**
- * Runs the pending migrations under the database's write lock, as one transaction: whoever starts first applies
- * them; the others wait, then find them applied (Kysely's own lock does nothing on SQLite, and its check of what is
- * applied ran outside any transaction, so processes started together on one new file each tried to create the
- * tables). A failed migration leaves the file as it was.
- */
-async function migrate(
-  db: Kysely<RegistryTables>,
-  dialect: StoreDialect,
-  migrations: Record<string, Migration>,
-): Promise<void> {
-  const migrator = new Migrator({ db, provider: new InCodeMigrationProvider(migrations) });
-  try {
-    await dialect.exclusively(async () => {
-      const { error, results } = await migrator.migrateToLatest();
-      if (error !== undefined) {
-        const failed = results?.find((result) => result.status === 'Error')?.migrationName;
-        throw new MigrationError(failed, error);
-      }
-    }, MIGRATION_WAIT_MS);
-  } catch (error) {
-    if (error instanceof MigrationError) throw error;
-    throw new MigrationError(undefined, error);
-  }
-}
-
-class MigrationError extends Error {
-  constructor(migration: string | undefined, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super(
-      `The registry database could not be migrated${migration === undefined ? '' : ` (${migration})`}: ${reason}`,
-      { cause },
-    );
   }
 }

@@ -5,9 +5,10 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
 import { writeAudit } from './audit.js';
 import { parseColumn } from './json.js';
-import type { RegistryTables, TokenRole, TokensTable } from './schema.js';
+import type { TokenRole, TokensTable } from './schema.js';
 
 export interface TokenInfo {
   id: string;
@@ -43,7 +44,7 @@ export function generateToken(): string {
 const MAX_REMEMBERED = 10_000;
 
 export class TokenStore {
-  readonly #db: Kysely<RegistryTables>;
+  readonly #db: Kysely<Database>;
   readonly #now: () => string;
   readonly #changeCount: () => number;
   /**
@@ -53,7 +54,7 @@ export class TokenStore {
   readonly #live = new Map<string, TokenInfo>();
   #liveAt = -1;
 
-  constructor(db: Kysely<RegistryTables>, now: () => string, changeCount: () => number) {
+  constructor(db: Kysely<Database>, now: () => string, changeCount: () => number) {
     this.#db = db;
     this.#now = now;
     this.#changeCount = changeCount;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import type { StoreDialect } from '../../src/store/dialect.js';
+import type { DatabaseDialect } from '../../src/db/dialect.js';
 import { storeMigrations } from '../../src/store/migrations.js';
 import { aidipAgent, asArray, asObject, startRegistry, type TestRegistry, tempDir } from '../support.js';
 
@@ -109,7 +109,7 @@ test('a registry file that stored other words as active serves them after its mi
   const database = new Database(first.dbPath);
   database.prepare(`UPDATE agents SET status = 'active' WHERE id = 'old-file'`).run();
   const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database }) });
-  await storeMigrations({} as StoreDialect)['2026-11-27-002-status-words']!.up(db);
+  await storeMigrations({} as DatabaseDialect)['2026-11-27-002-status-words']!.up(db);
   await db.destroy();
   const second = await startRegistry({ databasePath: first.dbPath }, dir);
   try {

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Agent, readDocument } from '@agentry/core';
 import Database from 'better-sqlite3';
-import type { Kysely } from 'kysely';
 import type { Caller } from '../../src/records/types.js';
 import { storedMetadata } from '../../src/records/views.js';
 import type { RecordDraft } from '../../src/store/agents.js';
@@ -73,14 +72,25 @@ describe('store', () => {
       }>;
       assert.deepEqual(
         migrations.map((row) => row.name),
+        // The store opens the registry's one database: every part's migrations (db/migrations.ts), each once.
         [
           '2026-11-21-001-agents',
           '2026-11-21-002-history',
           '2026-11-21-003-access',
+          '2026-11-21-100-search-lexical',
+          '2026-11-21-100-search-vectors',
+          '2026-11-21-200-crawl-queue',
+          '2026-11-21-201-crawl-due-order',
+          '2026-11-21-202-crawl-bodies',
+          '2026-11-21-203-crawl-revalidated',
           '2026-11-22-001-agents-restricted',
+          '2026-11-22-100-search-demotions',
+          '2026-11-22-101-search-changes',
+          '2026-11-22-204-federation-sources',
           '2026-11-27-001-verified-provenance',
           '2026-11-27-002-status-words',
           '2026-11-27-010-agent-identity',
+          '2026-11-27-100-search-lexical-restricted',
         ],
       );
     } finally {
@@ -112,9 +122,7 @@ describe('store', () => {
     raw.close();
     // Later migrations have run, so the file cannot be taken back to before this one: its step is run again.
     store = await RegistryStore.open({ path, metadataOf: storedMetadata, now });
-    await storeMigrations(store.dialect)['2026-11-27-001-verified-provenance']!.up(
-      store.db as unknown as Kysely<unknown>,
-    );
+    await storeMigrations(store.dialect)['2026-11-27-001-verified-provenance']!.up(store.db);
     assert.equal((await store.agents.get('told'))?.quality.verified, false);
     assert.equal((await store.agents.get('crawled'))?.quality.verified, true);
     assert.deepEqual((await store.agents.get('told'))?.agent, registered.record.agent);

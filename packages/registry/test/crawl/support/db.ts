@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, type Migration, type MigrationProvider, Migrator, SqliteDialect } from 'kysely';
 import { crawlMigrations } from '../../../src/crawl/migrations.js';
-import type { CrawlTables } from '../../../src/crawl/tables.js';
 import type { CrawledAgent, CrawlSink, LivenessResult } from '../../../src/crawl/types.js';
-import { countingDatabase } from '../../../src/store/statement-cache.js';
+import type { Database as RegistryDatabase } from '../../../src/db/database.js';
+import { countingDatabase } from '../../../src/db/statement-cache.js';
 
 export interface TestDatabase {
   path: string;
-  db: Kysely<CrawlTables>;
+  db: Kysely<RegistryDatabase>;
   sqlite: Database.Database;
   sink: SqliteSink;
   close(): Promise<void>;
@@ -29,8 +29,10 @@ export async function openTestDatabase(existing?: string): Promise<TestDatabase>
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  // Statements kept prepared, as the registry's store keeps them (src/store/statement-cache.ts).
-  const db = new Kysely<CrawlTables>({ dialect: new SqliteDialect({ database: countingDatabase(sqlite) }) });
+  // Statements kept prepared, as the registry's store keeps them (src/db/statement-cache.ts).
+  const db = new Kysely<RegistryDatabase>({
+    dialect: new SqliteDialect({ database: countingDatabase(sqlite) }),
+  });
   await migrate(db);
   const sink = new SqliteSink(sqlite);
   let closed = false;
@@ -52,7 +54,7 @@ export async function openTestDatabase(existing?: string): Promise<TestDatabase>
   };
 }
 
-export async function migrate(db: Kysely<CrawlTables>): Promise<void> {
+export async function migrate(db: Kysely<RegistryDatabase>): Promise<void> {
   const provider: MigrationProvider = {
     getMigrations: async (): Promise<Record<string, Migration>> => crawlMigrations,
   };

@@ -1,11 +1,12 @@
 /**
- * The SQLite dialect: the only module that knows the store runs on SQLite. Everything SQLite-specific lives here —
- * opening the file, the pragmas, identity columns, the integrity check — so that PostgreSQL can be a second
- * implementation of `StoreDialect` without touching the queries.
+ * The SQLite dialect: the only module that knows the registry's database is SQLite. Everything SQLite-specific
+ * lives here — opening the file, the pragmas, identity columns, the integrity check, the write lock — so that
+ * PostgreSQL can be a second implementation of `DatabaseDialect` without touching the queries.
  */
-import Database from 'better-sqlite3';
+import BetterSqlite from 'better-sqlite3';
 import { type ColumnDefinitionBuilder, Kysely, SqliteDialect } from 'kysely';
-import type { StoreDialect } from './dialect.js';
+import type { Database } from './database.js';
+import type { DatabaseDialect } from './dialect.js';
 import { countingDatabase } from './statement-cache.js';
 
 export interface SqliteOptions {
@@ -25,8 +26,8 @@ const CHECKPOINT_PAGES = 4000;
 /** The log file is cut back to this size when it restarts, after a burst (or a long read) made it grow past it. */
 const WAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
 
-export function openSqlite<Tables>(options: SqliteOptions): { db: Kysely<Tables>; dialect: StoreDialect } {
-  const database = new Database(options.path);
+export function openSqlite(options: SqliteOptions): { db: Kysely<Database>; dialect: DatabaseDialect } {
+  const database = new BetterSqlite(options.path);
   const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
   // First: processes opening a new file together wait for each other's switch to WAL instead of failing.
   database.pragma(`busy_timeout = ${busyTimeoutMs}`);
@@ -38,7 +39,7 @@ export function openSqlite<Tables>(options: SqliteOptions): { db: Kysely<Tables>
   database.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
   database.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   const counting = countingDatabase(database);
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: counting }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: counting }) });
   return { db, dialect: sqliteDialect(database, counting.changeCount, busyTimeoutMs) };
 }
 
@@ -47,9 +48,9 @@ export function openSqlite<Tables>(options: SqliteOptions): { db: Kysely<Tables>
  * created, and a file that is not SQLite answers false).
  */
 export function sqliteFileHasTables(path: string, tables: readonly string[]): boolean {
-  let database: Database.Database;
+  let database: BetterSqlite.Database;
   try {
-    database = new Database(path, { readonly: true, fileMustExist: true });
+    database = new BetterSqlite(path, { readonly: true, fileMustExist: true });
   } catch {
     return false;
   }
@@ -67,10 +68,10 @@ export function sqliteFileHasTables(path: string, tables: readonly string[]): bo
 }
 
 function sqliteDialect(
-  database: Database.Database,
+  database: BetterSqlite.Database,
   changeCount: () => number,
   busyTimeoutMs: number,
-): StoreDialect {
+): DatabaseDialect {
   return {
     name: 'sqlite',
     changeCount,

@@ -1,0 +1,82 @@
+/**
+ * Opening the registry's database: the one place where the dialect is chosen. A file path (or a `sqlite:` URL) is
+ * SQLite, the only dialect today; PostgreSQL (issue #21, `postgres://…`) is a second branch of `openDatabase`,
+ * behind the same `OpenedDatabase`, so that callers pass the location they were given and never ask which it is.
+ */
+import { AgentryError, type AgentryErrorCode } from '@agentry/core';
+import type { Kysely } from 'kysely';
+import type { Database } from './database.js';
+import type { DatabaseDialect } from './dialect.js';
+import { migrate, registryMigrations } from './migrations.js';
+import { openSqlite } from './sqlite.js';
+
+/** Where the database is: a SQLite file (`:memory:` for a throwaway one), or a URL naming its dialect. */
+export type DatabaseLocation =
+  | { readonly path: string; readonly url?: never }
+  | { readonly url: string; readonly path?: never };
+
+export type OpenDatabaseOptions = DatabaseLocation & {
+  /** How long a statement waits for a lock held by another connection (default 5000 ms). */
+  readonly busyTimeoutMs?: number;
+};
+
+export interface OpenedDatabase {
+  /** Every part's tables, through one handle. */
+  readonly db: Kysely<Database>;
+  readonly dialect: DatabaseDialect;
+  /** The migrations this open ran, in order (none when the database was up to date). */
+  readonly migrated: readonly string[];
+  /** Closes the connection. */
+  close(): Promise<void>;
+}
+
+/** What a location names, once read: the dialect and what that dialect connects with. */
+export type DatabaseTarget = { readonly dialect: 'sqlite'; readonly path: string };
+
+/** A location the registry cannot open: a dialect it does not have, or a URL it cannot read. */
+export class UnsupportedDatabaseError extends AgentryError {
+  static override readonly code: AgentryErrorCode = 'InvalidInput';
+}
+
+/**
+ * Reads a location. A path, or `sqlite:<path>` (`sqlite:///abs/path`, `sqlite::memory:`), is SQLite;
+ * `postgres://` and `postgresql://` are refused until PostgreSQL arrives; any other scheme is refused.
+ */
+export function databaseTarget(location: DatabaseLocation): DatabaseTarget {
+  if (location.path !== undefined) return { dialect: 'sqlite', path: location.path };
+  const url = location.url;
+  const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === undefined) return { dialect: 'sqlite', path: url };
+  if (scheme === 'sqlite') {
+    const rest = url.slice('sqlite:'.length);
+    const path = rest.startsWith('//') ? rest.slice(2) : rest;
+    if (path === '') throw new UnsupportedDatabaseError(`The database URL ${url} names no file`);
+    return { dialect: 'sqlite', path };
+  }
+  if (scheme === 'postgres' || scheme === 'postgresql') {
+    throw new UnsupportedDatabaseError('PostgreSQL databases are not supported yet; use a SQLite file');
+  }
+  throw new UnsupportedDatabaseError(
+    `Unknown database URL scheme ${scheme}: (a file path or sqlite: URL is SQLite)`,
+  );
+}
+
+/**
+ * Opens the registry's database (creating a SQLite file when missing) and runs the migrations it has not run, in
+ * the order of db/migrations.ts, under the database's write lock. The connection is closed again when they fail.
+ */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
+  const target = databaseTarget(options);
+  const { db, dialect } = openSqlite({
+    path: target.path,
+    ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+  });
+  let migrated: string[];
+  try {
+    migrated = await migrate(db, dialect, registryMigrations(dialect));
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return { db, dialect, migrated, close: () => db.destroy() };
+}
