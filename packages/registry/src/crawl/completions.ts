@@ -4,7 +4,8 @@
  * than per host. Each crawl's promise settles when its own rows are committed, so a worker goes on only once what
  * it told the sink is recorded.
  */
-import type { Completion, CrawlQueue } from './queue.js';
+import type { CrawlQueue } from './queue.js';
+import type { Completion } from './rows.js';
 
 interface Pending {
   completion: Completion;

@@ -1,3 +1,4 @@
+export { agentHash } from './agent-hash.js';
 export { freshnessLifetime } from './cache-lifetime.js';
 export {
   AI_CATALOG_MEDIA_TYPE,
@@ -12,7 +13,6 @@ export { type CrawlOriginOptions, crawlOrigin } from './origin.js';
 export { isSameSite, normalizeOrigin, originOf } from './origins.js';
 export { DISCOVERY_PATHS, OPENAPI_PATH } from './paths.js';
 export {
-  agentHash,
   type Crawler,
   type CrawlerOptions,
   type CrawlOutcome,

@@ -5,23 +5,21 @@
  * it is due, and nothing claimed is lost.
  */
 import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/database.js';
 import { packedColumns, unpackRow } from './packed-rows.js';
+import {
+  type AgentState,
+  type ClaimedHost,
+  type Completion,
+  emptySnapshot,
+  type HostSnapshot,
+  previousOf,
+  revalidationsOf,
+  withRevalidation,
+} from './rows.js';
 import { StatementShapes, shapedChunks } from './statement-shapes.js';
-import type {
-  CrawlAgentRow,
-  CrawlBodyRow,
-  CrawlDocumentRow,
-  CrawlHostRow,
-  CrawlTables,
-  Revalidation,
-} from './tables.js';
-import type {
-  CrawledAgent,
-  DocumentKind,
-  DocumentRecord,
-  DocumentStatus,
-  PreviousDocument,
-} from './types.js';
+import type { CrawlAgentRow, CrawlBodyRow, CrawlDocumentRow, CrawlHostRow } from './tables.js';
+import type { CrawledAgent, PreviousDocument } from './types.js';
 
 // Rows per multi-row statement (the largest of the shapes, see statement-shapes.ts): at 16 columns, well under the
 // bound parameters SQLite (32,766) and PostgreSQL (65,535) accept.
@@ -30,7 +28,7 @@ const ROWS_PER_STATEMENT = 128;
 export class CrawlQueue {
   readonly #shapes = new StatementShapes();
 
-  constructor(private readonly db: Kysely<CrawlTables>) {}
+  constructor(private readonly db: Kysely<Database>) {}
 
   /** Multi-row statements built anew at every run, because Kysely did not bind their rows' values as expected. */
   get unshapedStatements(): string[] {
@@ -547,15 +545,6 @@ export class CrawlQueue {
   }
 }
 
-/** A host taken by `claim`. */
-export interface ClaimedHost {
-  origin: string;
-  failures: number;
-}
-
-/** A crawled agent's row without the agent itself, which a crawl needs only for agents coming back. */
-export type AgentState = Omit<CrawlAgentRow, 'crawled'>;
-
 const AGENT_STATE_COLUMNS = [
   'origin',
   'agent_id',
@@ -571,68 +560,6 @@ const AGENT_STATE_COLUMNS = [
   'liveness_latency_ms',
   'liveness_due_at',
 ] as const satisfies ReadonlyArray<keyof AgentState>;
-
-/** What a host's last crawls left, read at once for a whole claim. */
-export interface HostSnapshot {
-  /** The documents, their revalidations included. */
-  previous: Map<string, PreviousDocument>;
-  agents: AgentState[];
-  /** The revalidations not yet written to the documents' rows (the host's `revalidated`), by URL. */
-  revalidated: Revalidations;
-  /** The documents' rows as stored, revalidations left out. */
-  stored: Map<string, CrawlDocumentRow>;
-}
-
-export function emptySnapshot(): HostSnapshot {
-  return { previous: new Map(), agents: [], revalidated: new Map(), stored: new Map() };
-}
-
-export type Revalidations = Map<string, Revalidation>;
-
-export interface Completion {
-  origin: string;
-  /** Every document of the crawl (replacing the stored set), or, for an unchanged origin, updates in place. */
-  documents?: CrawlDocumentRow[];
-  /** With `documents`: the bodies to keep (replacing the stored ones). */
-  bodies?: CrawlBodyRow[];
-  /**
-   * The documents an unchanged origin's crawl asked for again whose rows are written in place (validators, due
-   * times), when the host's `revalidated` cannot stand in for them.
-   */
-  documentUpdates?: CrawlDocumentRow[];
-  agentUpserts: CrawlAgentRow[];
-  agentStates: Array<{
-    agentId: string;
-    state: CrawlAgentRow['state'];
-    inactiveReason: CrawlAgentRow['inactive_reason'];
-    missingCount: number;
-  }>;
-  host: Pick<
-    CrawlHostRow,
-    'next_due_at' | 'failures' | 'last_error' | 'last_outcome' | 'last_crawled_at' | 'revalidated'
-  >;
-}
-
-export function documentRow(origin: string, record: DocumentRecord, expiresAt: string): CrawlDocumentRow {
-  return {
-    origin,
-    url: record.url,
-    kind: record.kind ?? null,
-    status: record.status,
-    reason: record.reason ?? null,
-    http_status: record.httpStatus ?? null,
-    etag: record.etag ?? null,
-    last_modified: record.lastModified ?? null,
-    fetched_at: record.fetchedAt,
-    expires_at: expiresAt,
-    lifetime_seconds: record.lifetimeSeconds ?? null,
-    source: record.origin,
-    linked_from: record.linkedFrom ?? null,
-    agent_ids: record.agentIds === undefined ? null : JSON.stringify(record.agentIds),
-    issues: record.issues === undefined ? null : JSON.stringify(record.issues),
-    digest: record.digest ?? null,
-  };
-}
 
 /** What a revalidation changes in a document's row, with the columns an insert cannot do without. */
 function revalidationRowOf(row: CrawlDocumentRow) {
@@ -652,94 +579,9 @@ function revalidationRowOf(row: CrawlDocumentRow) {
   };
 }
 
-/** The body row of a document that has a body to keep. */
-export function bodyRow(origin: string, record: DocumentRecord): CrawlBodyRow | undefined {
-  return record.body === undefined ? undefined : { origin, url: record.url, body: record.body };
-}
-
-/**
- * The host's `revalidated` after `rows` were revalidated (each replacing what an earlier revalidation said of its
- * document), less the documents in `written` (their rows were written): JSON, or null when there is none.
- */
-export function revalidationsAfter(
-  before: Revalidations,
-  rows: readonly CrawlDocumentRow[],
-  written: readonly CrawlDocumentRow[] = [],
-): string | null {
-  const revalidated = new Map(before);
-  for (const row of written) revalidated.delete(row.url);
-  for (const row of rows) {
-    revalidated.set(row.url, [
-      row.url,
-      row.status,
-      row.reason,
-      row.http_status,
-      row.etag,
-      row.last_modified,
-      row.fetched_at,
-      row.expires_at,
-      row.lifetime_seconds,
-    ]);
-  }
-  return revalidated.size === 0 ? null : JSON.stringify([...revalidated.values()]);
-}
-
-function revalidationsOf(json: string | null): Revalidations {
-  const revalidations: Revalidations = new Map();
-  if (json !== null)
-    for (const entry of JSON.parse(json) as Revalidation[]) revalidations.set(entry[0], entry);
-  return revalidations;
-}
-
-/** A document's row as its last revalidation left it. */
-function withRevalidation(row: CrawlDocumentRow, revalidation: Revalidation | undefined): CrawlDocumentRow {
-  if (revalidation === undefined) return row;
-  const [, status, reason, http_status, etag, last_modified, fetched_at, expires_at, lifetime_seconds] =
-    revalidation;
-  return {
-    ...row,
-    status,
-    reason,
-    http_status,
-    etag,
-    last_modified,
-    fetched_at,
-    expires_at,
-    lifetime_seconds,
-  };
-}
-
-/** A stored document as the next crawl's `previous`. */
-function previousOf(row: CrawlDocumentRow): PreviousDocument {
-  // A document read before bodies had digests (migration 202) is due at once: it is fetched whole, and from then on
-  // compared by its digest.
-  const undigested = row.digest === null && (row.status === 'ok' || row.status === 'not-modified');
-  const previous: PreviousDocument = {
-    status: row.status as DocumentStatus,
-    fetchedAt: row.fetched_at,
-    expiresAt: undigested ? new Date(0).toISOString() : row.expires_at,
-    origin: row.source === 'synthetic' ? 'synthetic' : 'native',
-  };
-  if (row.kind !== null) previous.kind = row.kind as DocumentKind;
-  if (row.reason !== null) previous.reason = row.reason;
-  if (row.http_status !== null) previous.httpStatus = row.http_status;
-  if (row.etag !== null) previous.etag = row.etag;
-  if (row.last_modified !== null) previous.lastModified = row.last_modified;
-  if (row.lifetime_seconds !== null) previous.lifetimeSeconds = row.lifetime_seconds;
-  if (row.linked_from !== null) previous.linkedFrom = row.linked_from;
-  if (row.agent_ids !== null) previous.agentIds = JSON.parse(row.agent_ids) as string[];
-  if (row.issues !== null) previous.issues = JSON.parse(row.issues) as string[];
-  if (row.digest !== null) previous.digest = row.digest;
-  return previous;
-}
-
-/**
- * The parameters of a multi-row insert: each row's values in the order of `columns`, whatever the order of the
- * row's own keys (the rows' types give every column a value).
- */
 /** Puts `hosts` under this crawler's claim until `leaseUntil`. */
 async function markClaimed(
-  trx: Transaction<CrawlTables>,
+  trx: Transaction<Database>,
   hosts: readonly ClaimedHost[],
   instanceId: string,
   leaseUntil: string,
@@ -756,6 +598,10 @@ async function markClaimed(
     .execute();
 }
 
+/**
+ * The parameters of a multi-row insert: each row's values in the order of `columns`, whatever the order of the
+ * row's own keys (the rows' types give every column a value).
+ */
 function valuesOf<Row>(rows: readonly Row[], columns: readonly (keyof Row)[]): unknown[] {
   const values: unknown[] = [];
   for (const row of rows) for (const column of columns) values.push(row[column]);

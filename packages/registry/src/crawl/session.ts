@@ -12,7 +12,7 @@ import {
   storedDigest,
   storedDocument,
 } from './fetch-document.js';
-import { isAfter } from './iso-time.js';
+import { documentDue } from './plan.js';
 import type { DocumentRecord, PreviousDocument, PreviousDocuments } from './types.js';
 
 export interface SessionOptions {
@@ -72,7 +72,8 @@ export class CrawlSession {
   async #load(url: string): Promise<FetchedDocument> {
     const previous = this.previous(url);
     const now = this.options.now();
-    if (this.options.onlyDue && previous !== undefined && isFresh(previous, now)) return reuse(url, previous);
+    if (previous !== undefined && !documentDue(previous, now, this.options.onlyDue))
+      return reuse(url, previous);
     const fetched = await this.#limiter.run(() =>
       fetchDocument(url, {
         fetcher: this.options.fetcher,
@@ -98,10 +99,6 @@ export class CrawlSession {
     }
     return fetched;
   }
-}
-
-function isFresh(previous: PreviousDocument, now: number): boolean {
-  return previous.expiresAt !== undefined && isAfter(previous.expiresAt, now);
 }
 
 /** The stored copy, unfetched. */

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
 import { CompletionWriter } from '../../src/crawl/completions.js';
-import { type Completion, CrawlQueue } from '../../src/crawl/queue.js';
+import { CrawlQueue } from '../../src/crawl/queue.js';
+import type { Completion } from '../../src/crawl/rows.js';
 import type { CrawlAgentRow } from '../../src/crawl/tables.js';
 import { openTestDatabase, type TestDatabase } from './support/db.js';
 
