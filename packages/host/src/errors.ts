@@ -3,7 +3,7 @@
  * deliberate 5xx) on purpose. Any other error a handler throws becomes a 500 whose body says nothing about it.
  */
 import { STATUS_CODES } from 'node:http';
-import { problemDetails } from '@agentry/core';
+import { AgentryError, type AgentryErrorCode, errorCodeForStatus, problemDetails } from '@agentry/core';
 import type { Problem, ProblemFailure } from './runtime/types.js';
 
 export { MAX_LISTED_FAILURES, PROBLEM_TYPE_BASE } from '@agentry/core';
@@ -39,7 +39,8 @@ export function problem(init: ProblemInit): Problem {
  * Thrown by a handler to answer with this problem: `throw new HostError({ status: 409, code: 'OutOfStock',
  * detail: 'Only 2 left.' })`. The detail is sent as written, so it must not carry secrets.
  */
-export class HostError extends Error {
+export class HostError extends AgentryError {
+  static override readonly code: AgentryErrorCode = 'AgentError';
   override readonly name = 'HostError';
   readonly problem: Problem;
   readonly headers: Headers;
@@ -49,7 +50,10 @@ export class HostError extends Error {
     options: { headers?: ConstructorParameters<typeof Headers>[0]; cause?: unknown } = {},
   ) {
     const built = problem(init);
-    super(built.detail ?? built.title, options.cause === undefined ? undefined : { cause: options.cause });
+    super(built.detail ?? built.title, {
+      code: built.code ?? errorCodeForStatus(built.status),
+      ...(options.cause === undefined ? {} : { cause: options.cause }),
+    });
     this.problem = built;
     this.headers = new Headers(options.headers);
   }

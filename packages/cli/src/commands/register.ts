@@ -3,6 +3,7 @@
  * registry normalises it, scans its text, indexes it, and answers with the stored metadata and the agent's id.
  */
 
+import { RegistryError } from '@agentry/client';
 import { parseJsonText } from '@agentry/core';
 import type { Command } from 'commander';
 import { EXIT, UsageError } from '../io/errors.js';
@@ -11,10 +12,10 @@ import { readInput } from '../io/input.js';
 import { addNetworkOptions, createFetcher, type NetworkOptions } from '../io/network.js';
 import {
   addRegistryOptions,
-  callRegistry,
   listOption,
-  RegistryError,
   type RegistryOptions,
+  registryClientFor,
+  registryFailureMessage,
 } from '../io/registry-client.js';
 
 interface RegisterCommandOptions extends RegistryOptions, NetworkOptions {
@@ -49,11 +50,11 @@ export function registerRegister(program: Command): void {
         const parsed = parseJsonText(input.text);
         if (!parsed.ok) throw new UsageError(`${input.label} is not JSON: ${parsed.issue.message}`);
         const groups = listOption(options.groups);
-        const body = groups === undefined ? parsed.value : { document: parsed.value, access: { groups } };
-        const query = new URLSearchParams();
-        if (options.agent !== undefined) query.set('agent', options.agent);
-        if (options.all) query.set('all', 'true');
-        const answer = await callRegistry(options, `/agents${query.size > 0 ? `?${query}` : ''}`, { body });
+        const answer = await registryClientFor(options).registerAgent(parsed.value, {
+          ...(options.agent === undefined ? {} : { agent: options.agent }),
+          ...(options.all ? { all: true } : {}),
+          ...(groups === undefined ? {} : { groups }),
+        });
         if (options.json) process.stdout.write(`${JSON.stringify(answer.body, null, 2)}\n`);
         else printRegistered(answer.status, answer.body);
         process.exitCode = EXIT.ok;
@@ -61,7 +62,7 @@ export function registerRegister(program: Command): void {
         if (error instanceof RegistryError) {
           if (options.json && error.body !== undefined)
             process.stdout.write(`${JSON.stringify(error.body, null, 2)}\n`);
-          process.stderr.write(`agentry: ${error.message}\n`);
+          process.stderr.write(`agentry: ${registryFailureMessage(error, options)}\n`);
           process.exitCode = error.status === 0 ? EXIT.usage : EXIT.invalid;
         } else {
           const { message, exitCode } = describeFailure(error);

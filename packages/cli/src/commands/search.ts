@@ -2,14 +2,15 @@
  * `agentry search "<need>"`: asks a registry for agents matching a plain-language need (hybrid lexical and
  * semantic ranking), optionally narrowed by tags, capabilities and languages.
  */
+import { RegistryError } from '@agentry/client';
 import type { Command } from 'commander';
 import { EXIT, UsageError } from '../io/errors.js';
 import {
   addRegistryOptions,
-  callRegistry,
   listOption,
-  RegistryError,
   type RegistryOptions,
+  registryClientFor,
+  registryFailureMessage,
 } from '../io/registry-client.js';
 import { colorEnabled, paint } from '../io/report.js';
 
@@ -61,14 +62,13 @@ export function registerSearch(program: Command): void {
         if (list !== undefined) filters[key] = list;
       }
       try {
-        const answer = await callRegistry(options, '/agents/search', { body: { query: need, filters, top } });
-        const hits = (Array.isArray(answer.body) ? answer.body : []) as Hit[];
+        const hits: Hit[] = await registryClientFor(options).searchAgents({ query: need, filters, top });
         if (options.json) process.stdout.write(`${JSON.stringify(hits, null, 2)}\n`);
         else printHits(need, hits);
         process.exitCode = hits.length > 0 ? EXIT.ok : EXIT.invalid;
       } catch (error) {
         if (!(error instanceof RegistryError)) throw error;
-        process.stderr.write(`agentry: ${error.message}\n`);
+        process.stderr.write(`agentry: ${registryFailureMessage(error, options)}\n`);
         process.exitCode = error.status === 0 || error.status === 400 ? EXIT.usage : EXIT.invalid;
       }
     });

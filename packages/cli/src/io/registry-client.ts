@@ -1,9 +1,16 @@
 /**
- * Talking to an Agentry registry from the CLI (`register`, `search`): where it is (`--registry`, else
- * AGENTRY_REGISTRY, else the local default), the caller's token (`--token`, else AGENTRY_TOKEN), and its problem
- * answers turned into messages a person can act on.
+ * Talking to an Agentry registry from the CLI (`register`, `search`) through @agentry/client's registry client:
+ * where it is (`--registry`, else AGENTRY_REGISTRY, else the local default), the caller's token (`--token`, else
+ * AGENTRY_TOKEN), and its failures turned into messages a person can act on.
  */
 
+import {
+  BadRegistryResponseError,
+  createRegistryClient,
+  type RegistryClient,
+  type RegistryError,
+  RegistryUnreachableError,
+} from '@agentry/client';
 import { trimTrailingSlash } from '@agentry/core';
 import type { Command } from 'commander';
 import { UsageError } from './errors.js';
@@ -21,60 +28,30 @@ export function addRegistryOptions(command: Command): Command {
     .option('--token <token>', 'a registry token (default: AGENTRY_TOKEN)');
 }
 
-export interface RegistryAnswer {
-  status: number;
-  headers: Headers;
-  body: unknown;
-}
-
-export class RegistryError extends Error {
-  override readonly name = 'RegistryError';
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly body: unknown,
-  ) {
-    super(message);
-  }
-}
-
-/** Calls the registry; a non-2xx answer is a RegistryError carrying the problem's detail and pointers. */
-export async function callRegistry(
-  options: RegistryOptions,
-  path: string,
-  init: { method?: string; body?: unknown } = {},
-): Promise<RegistryAnswer> {
-  const base = trimTrailingSlash(options.registry ?? process.env['AGENTRY_REGISTRY'] ?? DEFAULT_REGISTRY);
-  if (!URL.canParse(base)) throw new UsageError(`--registry must be a URL, not "${base}"`);
+/**
+ * A client of the registry the options name (`--registry`, else AGENTRY_REGISTRY, else the local default), with the
+ * caller's token. Requests use the global fetch: the registry is one the user chose, often on this machine.
+ */
+export function registryClientFor(options: RegistryOptions): RegistryClient {
+  const baseUrl = registryBase(options);
+  if (!URL.canParse(baseUrl)) throw new UsageError(`--registry must be a URL, not "${baseUrl}"`);
   const token = options.token ?? process.env['AGENTRY_TOKEN'];
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (token !== undefined && token !== '') headers['authorization'] = `Bearer ${token}`;
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  let response: Response;
-  try {
-    response = await fetch(`${base}${path}`, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers,
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-      signal: AbortSignal.timeout(60_000),
-    });
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    throw new RegistryError(
-      `Cannot reach the registry at ${base}${cause ? ` (${cause})` : ''}; is it running (agentry serve)? Pass --registry to use another.`,
-      0,
-      undefined,
-    );
+  return createRegistryClient({ baseUrl, ...(token === undefined ? {} : { token }) });
+}
+
+/** What to tell the user of a registry failure: that it could not be reached, or its problem's detail and pointers. */
+export function registryFailureMessage(error: RegistryError, options: RegistryOptions): string {
+  if (error instanceof RegistryUnreachableError) {
+    // The global fetch's TypeError says "fetch failed"; its cause names the system error (ECONNREFUSED).
+    const cause = (error.cause as { cause?: { code?: string } } | undefined)?.cause?.code;
+    return `Cannot reach the registry at ${registryBase(options)}${cause ? ` (${cause})` : ''}; is it running (agentry serve)? Pass --registry to use another.`;
   }
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    // Not JSON: keep the text for the message.
-  }
-  if (!response.ok) throw new RegistryError(problemMessage(response.status, body), response.status, body);
-  return { status: response.status, headers: response.headers, body };
+  if (error instanceof BadRegistryResponseError) return error.message;
+  return problemMessage(error.status, error.body);
+}
+
+function registryBase(options: RegistryOptions): string {
+  return trimTrailingSlash(options.registry ?? process.env['AGENTRY_REGISTRY'] ?? DEFAULT_REGISTRY);
 }
 
 /** `403 Forbidden: detail` plus one line per failure with its JSON pointer. */

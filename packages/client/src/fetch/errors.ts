@@ -1,4 +1,5 @@
 /** Errors of the secure fetcher. Each says what was refused and, where a setting would allow it, which one. */
+import { AgentryError, type AgentryErrorCode } from '@agentry/core';
 
 export type RefusalReason =
   | 'scheme' // not http(s)
@@ -8,7 +9,8 @@ export type RefusalReason =
   | 'too-many-redirects'
   | 'redirect-loop';
 
-export class FetchError extends Error {
+export class FetchError extends AgentryError {
+  static override readonly code: AgentryErrorCode = 'FetchFailed';
   override readonly name: string = 'FetchError';
   constructor(
     message: string,
@@ -21,6 +23,7 @@ export class FetchError extends Error {
 
 /** The request was not sent (or a redirect not followed) because the policy forbids it. */
 export class FetchRefusedError extends FetchError {
+  static override readonly code: AgentryErrorCode = 'AddressRefused';
   override readonly name = 'FetchRefusedError';
   constructor(
     message: string,
@@ -34,10 +37,12 @@ export class FetchRefusedError extends FetchError {
 }
 
 export class FetchTimeoutError extends FetchError {
+  static override readonly code: AgentryErrorCode = 'Timeout';
   override readonly name = 'FetchTimeoutError';
 }
 
 export class ResponseTooLargeError extends FetchError {
+  static override readonly code: AgentryErrorCode = 'ResponseTooLarge';
   override readonly name = 'ResponseTooLargeError';
   constructor(
     message: string,
@@ -50,5 +55,6 @@ export class ResponseTooLargeError extends FetchError {
 
 /** The connection failed (DNS, TCP, TLS). */
 export class NetworkError extends FetchError {
+  static override readonly code: AgentryErrorCode = 'FetchFailed';
   override readonly name = 'NetworkError';
 }

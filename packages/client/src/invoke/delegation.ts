@@ -8,6 +8,7 @@
  * describes the format for hosts.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { AgentryError, type AgentryErrorCode } from '@agentry/core';
 import { base64url, decodeJwt, type JWTHeaderParameters, jwtVerify, type KeyInput, SignJWT } from 'jose';
 
 export { DELEGATION_HEADER } from '@agentry/core';
@@ -42,7 +43,8 @@ export interface DelegationHop {
   token: string;
 }
 
-export class DelegationChainError extends Error {
+export class DelegationChainError extends AgentryError {
+  static override readonly code: AgentryErrorCode = 'InvalidDelegationChain';
   override readonly name = 'DelegationChainError';
   constructor(
     message: string,

@@ -4,7 +4,7 @@
  * who answered what and, where a caller can do something about it, what.
  */
 import { STATUS_CODES } from 'node:http';
-import { type Agent, errorCodeKey, trimTrailingSlash } from '@agentry/core';
+import { type Agent, AgentryError, errorCodeKey, trimTrailingSlash } from '@agentry/core';
 import {
   FetchError,
   FetchRefusedError,
@@ -280,7 +280,8 @@ function isTimeout(error: unknown): boolean {
 
 function errorText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
+  // A system error's code (ECONNRESET) helps; an Agentry error's says what its message already does.
+  const code = error instanceof AgentryError ? undefined : (error as { code?: unknown }).code;
   const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
   return `${error.message}${typeof code === 'string' && !error.message.includes(code) ? ` [${code}]` : ''}${cause}`;
 }

@@ -4,7 +4,7 @@
  * a JSON-RPC error, a plain-text body, a refused or failed connection. Callers branch on the subclass (or `status`
  * and `code`) and show `message`, which says what happened and, where something can be done, what to do.
  */
-import type { JsonObject, JsonValue } from '@agentry/core';
+import { AgentryError, type AgentryErrorCode, type JsonObject, type JsonValue } from '@agentry/core';
 
 /** One place where an input or output failed its schema. */
 export interface SchemaFailure {
@@ -58,10 +58,10 @@ export interface ErrorFix {
   agentSays?: string;
 }
 
-export class AgentError extends Error {
+export class AgentError extends AgentryError {
+  static override readonly code: AgentryErrorCode = 'AgentError';
   override name = 'AgentError';
   declare readonly status?: number;
-  declare readonly code?: string;
   declare readonly title?: string;
   declare readonly detail?: string;
   declare readonly type?: string;
@@ -77,7 +77,11 @@ export class AgentError extends Error {
   readonly failures: SchemaFailure[];
 
   constructor(message: string, details: AgentErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    // `code` is the answer's own, absent when it carried none (the class's kind is `static code`).
+    super(message, {
+      code: details.code,
+      ...(details.cause === undefined ? {} : { cause: details.cause }),
+    });
     const { cause: _cause, failures, ...rest } = details;
     // Absent members stay absent (not `undefined`-valued, hence `declare` above) so errors serialise cleanly.
     for (const [key, value] of Object.entries(rest)) {
@@ -116,11 +120,13 @@ export class AgentError extends Error {
 
 /** The input does not match the operation's schema (checked before sending), or the agent rejected it (400/422). */
 export class InvalidInputError extends AgentError {
+  static override readonly code: AgentryErrorCode = 'InvalidInput';
   override name = 'InvalidInputError';
 }
 
 /** The agent answered, but its output does not match the operation's output schema. `output` holds it anyway. */
 export class InvalidOutputError extends AgentError {
+  static override readonly code: AgentryErrorCode = 'InvalidOutput';
   override name = 'InvalidOutputError';
   constructor(
     message: string,
@@ -133,11 +139,13 @@ export class InvalidOutputError extends AgentError {
 
 /** No such agent: the target names none, the resolution found none, or the endpoint answered 404. */
 export class AgentNotFoundError extends AgentError {
+  static override readonly code: AgentryErrorCode = 'AgentNotFound';
   override name = 'AgentNotFoundError';
 }
 
 /** The agent has no operation of that name (or the call did not say which of several to run). */
 export class OperationNotFoundError extends AgentError {
+  static override readonly code: AgentryErrorCode = 'OperationNotFound';
   override name = 'OperationNotFoundError';
   constructor(
     message: string,
@@ -151,21 +159,25 @@ export class OperationNotFoundError extends AgentError {
 
 /** The agent wants credentials (401). */
 export class AuthRequiredError extends AgentError {
+  static override readonly code: AgentryErrorCode = 'Unauthorized';
   override name = 'AuthRequiredError';
 }
 
 /** The credentials given do not allow this call (403). */
 export class ForbiddenError extends AgentError {
+  static override readonly code: AgentryErrorCode = 'Forbidden';
   override name = 'ForbiddenError';
 }
 
 /** Too many requests (429) after any retries allowed. `retryAfterMs` says when to try again, when the agent said. */
 export class RateLimitedError extends AgentError {
+  static override readonly code: AgentryErrorCode = 'RateLimited';
   override name = 'RateLimitedError';
 }
 
 /** The operation is destructive, irreversible or asks for a person's confirmation; pass `confirm: true` to run it. */
 export class ConfirmationRequiredError extends AgentError {
+  static override readonly code: AgentryErrorCode = 'ConfirmationRequired';
   override name = 'ConfirmationRequiredError';
   constructor(
     message: string,
@@ -179,6 +191,7 @@ export class ConfirmationRequiredError extends AgentError {
 
 /** The binding uses a transport Agentry does not speak (`agent+matrix`, a private WoA transport, gRPC...). */
 export class UnsupportedTransportError extends AgentError {
+  static override readonly code: AgentryErrorCode = 'UnsupportedTransport';
   override name = 'UnsupportedTransportError';
   constructor(
     message: string,
@@ -192,6 +205,7 @@ export class UnsupportedTransportError extends AgentError {
 
 /** The agent has no binding Agentry could use for the operation. */
 export class NoBindingError extends AgentError {
+  static override readonly code: AgentryErrorCode = 'UnsupportedTransport';
   override name = 'NoBindingError';
 }
 
@@ -200,6 +214,7 @@ export class NoBindingError extends AgentError {
  * a local process or socket could not be reached. `reason` says which.
  */
 export class TransportError extends AgentError {
+  static override readonly code: AgentryErrorCode = 'AgentUnreachable';
   override name = 'TransportError';
   constructor(
     message: string,
@@ -219,5 +234,6 @@ export type TransportFailure =
 
 /** The agent answered with an error that none of the classes above describes (5xx, 409, an MCP tool error...). */
 export class RemoteError extends AgentError {
+  static override readonly code: AgentryErrorCode = 'AgentError';
   override name = 'RemoteError';
 }

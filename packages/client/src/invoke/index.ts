@@ -10,7 +10,25 @@ export {
   type VerifyDelegationOptions,
   verifyDelegationChain,
 } from './delegation.js';
-export * from './errors.js';
+export {
+  AgentError,
+  type AgentErrorDetails,
+  AgentNotFoundError,
+  AuthRequiredError,
+  ConfirmationRequiredError,
+  type ErrorFix,
+  ForbiddenError,
+  InvalidInputError,
+  InvalidOutputError,
+  NoBindingError,
+  OperationNotFoundError,
+  RateLimitedError,
+  RemoteError,
+  type SchemaFailure,
+  TransportError,
+  type TransportFailure,
+  UnsupportedTransportError,
+} from './errors.js';
 export { type InvocationPlan, planInvocation } from './governance.js';
 export { SESSION_HEADER, TASK_HEADER, VERSION_HEADER } from './headers.js';
 export { closeSocketConnections } from './http/socket.js';
@@ -27,4 +45,17 @@ export {
 export { localSocketDirectory, localSocketPath } from './local/socket-directory.js';
 export { parseRetryAfter } from './retry-after.js';
 export { invokeStream } from './stream.js';
-export type * from './types.js';
+export type {
+  AuthOptions,
+  InvokeEvent,
+  InvokeOptions,
+  InvokeResult,
+  InvokeStream,
+  InvokeTarget,
+  InvokeWarning,
+  ResolvedTarget,
+  RetryNotice,
+  RetryOptions,
+  TaskOptions,
+  ValidationMode,
+} from './types.js';

@@ -1,8 +1,9 @@
 /** Errors `resolve` throws. Everything it finds wrong along the way (missing documents, bad JSON) is an issue instead. */
-import type { AgentUriError, AgentUriPart } from '@agentry/core';
+import { AgentryError, type AgentryErrorCode, type AgentUriError, type AgentUriPart } from '@agentry/core';
 
 /** The target is neither an agent URI, nor an http(s) URL or origin. */
-export class InvalidTargetError extends Error {
+export class InvalidTargetError extends AgentryError {
+  static override readonly code: AgentryErrorCode = 'InvalidInput';
   override readonly name = 'InvalidTargetError';
   /** For an agent URI that does not parse: the part that is wrong (the cause is the `AgentUriError`). */
   readonly part?: AgentUriPart;
@@ -18,7 +19,8 @@ export class InvalidTargetError extends Error {
 }
 
 /** A static resolution map file that cannot be used. */
-export class StaticMapError extends Error {
+export class StaticMapError extends AgentryError {
+  static override readonly code: AgentryErrorCode = 'InvalidInput';
   override readonly name = 'StaticMapError';
 
   constructor(

@@ -20,6 +20,12 @@ export {
 } from './resolver.js';
 export { siteSteps } from './site.js';
 export { loadStaticMap } from './static-map.js';
-export type * from './types.js';
+export type {
+  Resolution,
+  ResolutionSource,
+  ResolvedDocument,
+  ResolveOptions,
+  ResolveStep,
+} from './types.js';
 export { matchVersion } from './versions.js';
 export { WEBFINGER_REL_DESCRIPTION, WEBFINGER_REL_ENDPOINT, webfingerUrl } from './webfinger.js';

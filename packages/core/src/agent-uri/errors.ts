@@ -1,4 +1,5 @@
 /** The error `parseAgentUri` and `formatAgentUri` throw: which part of the URI is wrong, where, and why. */
+import { AgentryError, type AgentryErrorCode } from '../protocol/errors.js';
 
 /** The part of an agent URI an error is about (RFC 3986 component names, plus the draft's `+protocol`). */
 export type AgentUriPart =
@@ -12,7 +13,8 @@ export type AgentUriPart =
   | 'query'
   | 'fragment';
 
-export class AgentUriError extends Error {
+export class AgentUriError extends AgentryError {
+  static override readonly code: AgentryErrorCode = 'InvalidInput';
   override readonly name = 'AgentUriError';
 
   constructor(

@@ -17,6 +17,7 @@
  * Matching time is linear in the input with a factor bounded by the pattern's size, which is capped below.
  */
 import { RE2JS } from 're2js';
+import { AgentryError, type AgentryErrorCode } from '../protocol/errors.js';
 
 /** What Ajv needs of a compiled pattern: `test`, and a `toString` it keys its cache of patterns by. */
 export interface LinearRegExp {
@@ -25,7 +26,8 @@ export interface LinearRegExp {
 }
 
 /** A pattern the linear-time engine cannot run, with the reason in words. */
-export class UnsupportedPatternError extends Error {
+export class UnsupportedPatternError extends AgentryError {
+  static override readonly code: AgentryErrorCode = 'UnsupportedPattern';
   override name = 'UnsupportedPatternError';
   constructor(
     readonly pattern: string,

@@ -5,6 +5,8 @@
  */
 import {
   type Agent,
+  AgentryError,
+  type AgentryErrorCode,
   compileSchema,
   type JsonSchema,
   type Operation,
@@ -23,7 +25,8 @@ const AGENT_ID = /^[A-Za-z0-9_-]+$/;
 /** Operation names are also MCP tool names and path segments. */
 const OPERATION_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
-export class AgentDefinitionError extends Error {
+export class AgentDefinitionError extends AgentryError {
+  static override readonly code: AgentryErrorCode = 'InvalidDefinition';
   override readonly name = 'AgentDefinitionError';
 }
 

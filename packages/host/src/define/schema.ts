@@ -4,7 +4,7 @@
  * knows them: the Standard JSON Schema interface (`~standard.jsonSchema`, zod ≥ 4.2), then a `toJSONSchema()`
  * method. A validator none of them can convert is an error that says what to do.
  */
-import type { JsonObject, JsonSchema } from '@agentry/core';
+import { AgentryError, type AgentryErrorCode, type JsonObject, type JsonSchema } from '@agentry/core';
 
 /** The Standard Schema v1 interface (https://standardschema.dev), declared here to need no dependency. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -51,7 +51,8 @@ export interface SchemaConverter {
   convert(schema: object, side: SchemaSide): JsonSchema | undefined;
 }
 
-export class SchemaConversionError extends Error {
+export class SchemaConversionError extends AgentryError {
+  static override readonly code: AgentryErrorCode = 'InvalidDefinition';
   override readonly name = 'SchemaConversionError';
 }
 

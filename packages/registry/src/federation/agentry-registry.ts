@@ -1,18 +1,26 @@
 /**
- * Mirroring another Agentry registry: `GET /agents?updated_since=&cursor=&limit=` pages through every public agent
- * changed since the last sync, deletions included as tombstones `{id, deleted: true, deleted_at}`. Items that carry
- * full AIDIP metadata (`operations`, or top-level `inputs`) are read as they are; summaries are completed with
- * `GET /agents/{id}`. Agents are identified by (registry origin, agent id).
+ * Mirroring another Agentry registry through @agentry/client's registry client, with the import's secure fetcher:
+ * `GET /agents?updated_since=&cursor=&limit=` pages through every public agent changed since the last sync,
+ * deletions included as tombstones `{id, deleted: true, deleted_at}`. Items that carry full AIDIP metadata
+ * (`operations`, or top-level `inputs`) are read as they are; summaries are completed with `GET /agents/{id}`.
+ * Agents are identified by (registry origin, agent id).
  *
- * The page shape read: a JSON array, or an object with the items in `agents` (or `items`, `data`, `results`) and
- * the next cursor in `next_cursor` (or `nextCursor`, `cursor`, `metadata.nextCursor`), or a `Link: <…>; rel="next"`
- * header. Each item's `updated_at` (or `updatedAt`, `deleted_at`) advances `latestUpdatedAt`.
+ * The page shapes the client reads: a JSON array, or an object with the items in `agents` (or `items`, `data`,
+ * `results`) and the next cursor in `next_cursor` (or `nextCursor`, `cursor`, `metadata.nextCursor`), or a
+ * `Link: <…>; rel="next"` header. Each item's `updated_at` (or `updatedAt`, `deleted_at`) advances
+ * `latestUpdatedAt`.
  */
-import type { SecureFetcher } from '@agentry/client';
+import {
+  type AgentListItem,
+  type AgentPage,
+  createRegistryClient,
+  type RegistryClient,
+  type SecureFetcher,
+} from '@agentry/client';
 import { readDocument } from '@agentry/core';
 import type { CrawledAgent } from '../crawl/types.js';
 import type { FederationSink, ImportSummary } from './mcp-registry.js';
-import { FederationError, fetchJsonPage, isObject, later, MAX_PAGES, pageUrl } from './paging.js';
+import { FederationError, federationFailure, isObject, later, MAX_PAGES, pageUrl } from './paging.js';
 
 export interface AgentryRegistryImport {
   baseUrl: string;
@@ -28,8 +36,6 @@ export interface AgentryRegistryImport {
   onPage?: (summary: Readonly<ImportSummary>) => void;
 }
 
-const ITEM_KEYS = ['agents', 'items', 'data', 'results'];
-
 /** core's AIDIP issue for an endpoint that is not https. */
 const INSECURE_ENDPOINT = 'aidip.endpoint.insecure';
 
@@ -37,21 +43,20 @@ export async function importAgentryRegistry(options: AgentryRegistryImport): Pro
   const origin = new URL(options.baseUrl).origin;
   const now = options.now ?? Date.now;
   const summary: ImportSummary = { origin, pages: 0, imported: 0, tombstoned: 0, skipped: 0, problems: [] };
+  const registry = createRegistryClient({ baseUrl: options.baseUrl, fetch: options.fetcher });
+  const call = options.signal === undefined ? {} : { signal: options.signal };
   const seen = new Set<string>();
-  let url: string | undefined = pageUrl(options.baseUrl, '/agents', {
-    updated_since: options.updatedSince,
-    limit: options.limit ?? 100,
-  });
-  while (url !== undefined && summary.pages < MAX_PAGES) {
-    seen.add(url);
-    const { json, headers } = await fetchJsonPage(options.fetcher, url, options.signal);
-    const items = itemsOf(json);
-    if (items === undefined) throw new FederationError(`${url} is not an agent list.`, url);
+  let read: (() => Promise<AgentPage<AgentListItem> | undefined>) | undefined = () =>
+    registry.listAgents({ updatedSince: options.updatedSince, limit: options.limit ?? 100 }, call);
+  while (read !== undefined && summary.pages < MAX_PAGES) {
+    const page: AgentPage<AgentListItem> | undefined = await federated(read());
+    if (page === undefined) break;
+    seen.add(page.url);
     summary.pages++;
     const fetchedAt = new Date(now()).toISOString();
     const upserts: CrawledAgent[] = [];
     const tombstones: string[] = [];
-    for (const item of items) {
+    for (const item of page.items as unknown[]) {
       if (!isObject(item) || typeof item['id'] !== 'string') {
         summary.problems.push({ message: 'A list item has no string "id".' });
         continue;
@@ -62,7 +67,7 @@ export async function importAgentryRegistry(options: AgentryRegistryImport): Pro
         tombstones.push(id);
         continue;
       }
-      const agent = await readAgent(options, id, item, fetchedAt);
+      const agent = await readAgent(registry, options, id, item, fetchedAt);
       if ('message' in agent) summary.problems.push({ id, message: agent.message });
       else upserts.push(agent);
     }
@@ -71,17 +76,30 @@ export async function importAgentryRegistry(options: AgentryRegistryImport): Pro
     summary.imported += upserts.length;
     summary.tombstoned += tombstones.length;
     options.onPage?.(summary);
-    const next = nextPage(json, headers, url, options);
+    const next: string | undefined = page.next;
     if (next !== undefined && seen.has(next)) {
-      throw new FederationError(`${url} points to ${next} again as its next page; stopping.`, url);
+      throw new FederationError(`${page.url} points to ${next} again as its next page; stopping.`, page.url);
     }
-    url = next;
+    read =
+      next === undefined
+        ? undefined
+        : (): Promise<AgentPage<AgentListItem> | undefined> => registry.nextPage(page, call);
   }
   return summary;
 }
 
+/** What the registry client answers, its failures as `FederationError`s. */
+async function federated<T>(answer: Promise<T>): Promise<T> {
+  try {
+    return await answer;
+  } catch (error) {
+    throw federationFailure(error);
+  }
+}
+
 /** The item as a crawled agent: its own metadata when full, else the registry's `GET /agents/{id}`. */
 async function readAgent(
+  registry: RegistryClient,
   options: AgentryRegistryImport,
   id: string,
   item: Record<string, unknown>,
@@ -91,10 +109,11 @@ async function readAgent(
   let metadata: unknown = item;
   if (!('operations' in item) && !('inputs' in item)) {
     try {
-      metadata = (await fetchJsonPage(options.fetcher, sourceUrl, options.signal)).json;
+      metadata = await registry.getAgent(id, options.signal === undefined ? {} : { signal: options.signal });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
-      return { message: error instanceof Error ? error.message : String(error) };
+      const failure = federationFailure(error);
+      return { message: failure instanceof Error ? failure.message : String(failure) };
     }
   }
   const read = readDocument(metadata, { format: 'aidip', sourceUrl, fetchedAt });
@@ -124,37 +143,6 @@ async function readAgent(
     synthetic: false,
     foreignClaims: [],
   };
-}
-
-function itemsOf(json: unknown): unknown[] | undefined {
-  if (Array.isArray(json)) return json;
-  if (!isObject(json)) return undefined;
-  for (const key of ITEM_KEYS) {
-    const items = json[key];
-    if (Array.isArray(items)) return items;
-  }
-  return undefined;
-}
-
-function nextPage(
-  json: unknown,
-  headers: Headers,
-  current: string,
-  options: AgentryRegistryImport,
-): string | undefined {
-  const link = /<([^>]+)>\s*;\s*rel="?next"?/i.exec(headers.get('link') ?? '');
-  if (link?.[1] !== undefined && URL.canParse(link[1], current)) return new URL(link[1], current).href;
-  if (!isObject(json)) return undefined;
-  const metadata = isObject(json['metadata']) ? json['metadata'] : {};
-  const cursor = [json['next_cursor'], json['nextCursor'], json['cursor'], metadata['nextCursor']].find(
-    (value): value is string => typeof value === 'string' && value !== '',
-  );
-  if (cursor === undefined) return undefined;
-  return pageUrl(options.baseUrl, '/agents', {
-    updated_since: options.updatedSince,
-    limit: options.limit ?? 100,
-    cursor,
-  });
 }
 
 function updatedAtOf(item: Record<string, unknown>): string | undefined {

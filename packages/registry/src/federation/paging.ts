@@ -1,8 +1,17 @@
-/** Fetching the JSON pages of another registry's listing, with the secure fetcher. */
-import type { SecureFetcher } from '@agentry/client';
-import { parseJsonText } from '@agentry/core';
+/**
+ * Fetching the JSON pages of another registry's listing, with the secure fetcher (an MCP Registry's here; an
+ * Agentry registry's through @agentry/client's registry client), and the failures of either as `FederationError`s.
+ */
+import {
+  BadRegistryResponseError,
+  RegistryError,
+  RegistryUnreachableError,
+  type SecureFetcher,
+} from '@agentry/client';
+import { AgentryError, type AgentryErrorCode, parseJsonText } from '@agentry/core';
 
-export class FederationError extends Error {
+export class FederationError extends AgentryError {
+  static override readonly code: AgentryErrorCode = 'ImportFailed';
   override readonly name = 'FederationError';
   constructor(
     message: string,
@@ -11,6 +20,30 @@ export class FederationError extends Error {
   ) {
     super(message, options);
   }
+}
+
+/**
+ * A registry client's failure as the federation says it: `<url>: <why>` when there was no answer (the fetch error
+ * as the cause), `<url> answered HTTP <status>: <body>` for a failure status, else the client's own sentence. The
+ * caller's abort reason, and anything that is not a registry failure, is returned as it is.
+ */
+export function federationFailure(error: unknown): unknown {
+  if (!(error instanceof RegistryError)) return error;
+  if (error instanceof RegistryUnreachableError) {
+    const cause = error.cause;
+    return new FederationError(
+      `${error.url}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      error.url,
+      {
+        cause,
+      },
+    );
+  }
+  if (error instanceof BadRegistryResponseError) return new FederationError(error.message, error.url);
+  return new FederationError(
+    `${error.url} answered HTTP ${error.status}: ${error.text.slice(0, 200)}`,
+    error.url,
+  );
 }
 
 /** Pages read per import at most, so that a registry answering with endless cursors cannot keep an import going. */

@@ -5,41 +5,21 @@
  * import asks for everything again. The watermark moves only when an import completes, so an import that fails
  * half-way is taken up from the same point.
  */
-import { FetchError, FetchRefusedError, type SecureFetcher } from '@agentry/client';
-import type { Kysely, Migration } from 'kysely';
+import {
+  BadRegistryResponseError,
+  createRegistryClient,
+  FetchError,
+  FetchRefusedError,
+  type SecureFetcher,
+} from '@agentry/client';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
 import { importAgentryRegistry } from './agentry-registry.js';
 import { type FederationSink, type ImportSummary, importMcpRegistry } from './mcp-registry.js';
-import { FederationError, fetchJsonPage, isObject, pageUrl } from './paging.js';
+import { FederationError, federationFailure, fetchJsonPage, isObject, pageUrl } from './paging.js';
 
 export const FEDERATION_KINDS = ['mcp-registry', 'agentry'] as const;
 export type FederationKind = (typeof FEDERATION_KINDS)[number];
-
-export interface FederationSourcesTable {
-  base_url: string;
-  kind: string;
-  /** The latest update time the last completed import saw: the next one's `updated_since`. */
-  updated_since: string | null;
-  last_imported_at: string;
-}
-
-export interface FederationTables {
-  federation_sources: FederationSourcesTable;
-}
-
-export const federationSourcesMigration: Migration = {
-  async up(db: Kysely<unknown>): Promise<void> {
-    await db.schema
-      .createTable('federation_sources')
-      .addColumn('base_url', 'text', (col) => col.primaryKey())
-      .addColumn('kind', 'text', (col) => col.notNull())
-      .addColumn('updated_since', 'text')
-      .addColumn('last_imported_at', 'text', (col) => col.notNull())
-      .execute();
-  },
-  async down(db: Kysely<unknown>): Promise<void> {
-    await db.schema.dropTable('federation_sources').execute();
-  },
-};
 
 export interface RegistryImport {
   /** The source registry's base URL. */
@@ -72,7 +52,7 @@ export function sourceKey(baseUrl: string): string {
 }
 
 export async function importRegistry(
-  db: Kysely<FederationTables>,
+  db: Kysely<Database>,
   sink: FederationSink,
   options: RegistryImport,
 ): Promise<RegistryImportResult> {
@@ -114,7 +94,10 @@ export async function importRegistry(
   return { ...summary, kind, ...(updatedSince === undefined ? {} : { updatedSince }) };
 }
 
-/** Which kind of registry answers at `baseUrl`: one request to the MCP Registry's list, then one to Agentry's. */
+/**
+ * Which kind of registry answers at `baseUrl`: one request to the MCP Registry's list, then one to Agentry's
+ * (through @agentry/client's registry client).
+ */
 export async function detectRegistryKind(
   baseUrl: string,
   fetcher: SecureFetcher,
@@ -123,20 +106,28 @@ export async function detectRegistryKind(
   const answers: string[] = [];
   /** Requests that got no answer at all (refused by the fetch policy, or unreachable), with why. */
   const unanswered: FetchError[] = [];
-  const ask = async (path: string): Promise<unknown> => {
-    const url = pageUrl(baseUrl, path, { limit: 1 });
+  const ask = async (read: () => Promise<unknown>): Promise<unknown> => {
     try {
-      return (await fetchJsonPage(fetcher, url, signal)).json;
+      return await read();
     } catch (error) {
       if (signal?.aborted) throw error;
-      answers.push(error instanceof Error ? error.message : String(error));
-      if (error instanceof FederationError && error.cause instanceof FetchError) unanswered.push(error.cause);
+      // A JSON answer that is no agent list is an answer: this is not an Agentry registry, and nothing failed.
+      if (error instanceof BadRegistryResponseError && error.reason === 'shape') return error.body;
+      const failure = federationFailure(error);
+      answers.push(failure instanceof Error ? failure.message : String(failure));
+      if (failure instanceof FederationError && failure.cause instanceof FetchError)
+        unanswered.push(failure.cause);
       return undefined;
     }
   };
-  const servers = await ask('/v0.1/servers');
+  const servers = await ask(
+    async () => (await fetchJsonPage(fetcher, pageUrl(baseUrl, '/v0.1/servers', { limit: 1 }), signal)).json,
+  );
   if (isObject(servers) && Array.isArray(servers['servers'])) return 'mcp-registry';
-  const agents = await ask('/agents');
+  const registry = createRegistryClient({ baseUrl, fetch: fetcher });
+  const agents = await ask(
+    async () => (await registry.listAgents({ limit: 1 }, signal === undefined ? {} : { signal })).body,
+  );
   if (Array.isArray(agents) || (isObject(agents) && Array.isArray(agents['agents']))) return 'agentry';
   if (unanswered.length === answers.length && unanswered[0] !== undefined) {
     // Nothing answered: what it is cannot be the trouble, and naming its kind would not help.

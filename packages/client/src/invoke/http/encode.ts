@@ -2,10 +2,11 @@
  * Encoding an operation's input for a plain HTTP endpoint: query parameters for GET (AWP actions, agent:// §6.2's
  * "GET without a payload"), otherwise a body in the endpoint's media type (TD form `contentType`, JSON by default).
  */
-import type { JsonValue } from '@agentry/core';
+import { AgentryError, type AgentryErrorCode, type JsonValue } from '@agentry/core';
 import { isJsonMediaType, isObject, mediaTypeOf } from '../json.js';
 
-export class InputEncodingError extends Error {
+export class InputEncodingError extends AgentryError {
+  static override readonly code: AgentryErrorCode = 'InvalidInput';
   override readonly name = 'InputEncodingError';
 }
 

@@ -3,9 +3,10 @@
  * text per line, blank lines ignored, `\r\n` accepted. A line that is not JSON ends the stream with an error that
  * quotes it; a line longer than the limit ends it too, so a peer cannot make us buffer without bound.
  */
-import type { JsonValue } from '@agentry/core';
+import { AgentryError, type AgentryErrorCode, type JsonValue } from '@agentry/core';
 
-export class StreamFormatError extends Error {
+export class StreamFormatError extends AgentryError {
+  static override readonly code: AgentryErrorCode = 'BadAgentResponse';
   override readonly name = 'StreamFormatError';
   constructor(
     message: string,

@@ -8,6 +8,7 @@
  */
 import { isObject } from '../../json/values.js';
 import type { JsonObject, JsonValue } from '../../model/agent.js';
+import { AgentryError } from '../../protocol/errors.js';
 
 export type PrimitiveName = 'string' | 'integer' | 'float' | 'boolean' | 'ISO8601' | 'url';
 
@@ -104,7 +105,7 @@ function parseUncached(text: string): TypeParse {
   }
 }
 
-class TypeSyntaxError extends Error {}
+class TypeSyntaxError extends AgentryError {}
 
 class TypeParser {
   readonly notes: string[] = [];

@@ -11,6 +11,7 @@
 
 import { isObject, setOwn } from '../../json/values.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../../model/agent.js';
+import { AgentryError } from '../../protocol/errors.js';
 
 /** How each subschema-holding keyword holds its subschemas. */
 const SUBSCHEMA_KEYWORDS: ReadonlyMap<string, 'single' | 'list' | 'map' | 'items'> = new Map([
@@ -143,7 +144,7 @@ interface InlineState {
   expansions: number;
 }
 
-class Uninlinable extends Error {}
+class Uninlinable extends AgentryError {}
 
 /** A canonical schema as a TD DataSchema: references inlined, tuples and type lists in TD's forms. */
 const DIALECT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;

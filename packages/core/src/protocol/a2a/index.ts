@@ -1,1 +1,16 @@
-export * from './wire.js';
+export {
+  A2A_DATA_PART_WRAPPED,
+  A2A_METHODS,
+  type A2aPart,
+  type A2aResultKind,
+  type A2aWireVersion,
+  a2aDataPart,
+  a2aObject,
+  a2aResult,
+  a2aRole,
+  a2aStateName,
+  a2aStateOf,
+  a2aWireVersionOf,
+  readA2aPart,
+  readA2aResult,
+} from './wire.js';
