@@ -9,9 +9,8 @@ import { buildDocuments, type CardSigning, type DocumentTable } from './document
 import { problems } from './errors.js';
 import { toResponse } from './http/answer.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
-import { type DirectRoute, setDirectRoute } from './http/direct-route.js';
 import type { CallerInfo } from './http/host-request.js';
-import { fromWebRequest } from './http/host-request.js';
+import { fromWebRequest, type RequestAnswerer } from './http/host-request.js';
 import { problemAnswer } from './http/problem-response.js';
 import { consoleLogger, errorDetails, type HostLogger } from './logger.js';
 import { hostedAgent } from './model/hosted-agent.js';
@@ -89,9 +88,19 @@ export interface HostOptions {
   logger?: HostLogger;
 }
 
+/** A host's web-standard handler; `caller.clientAddress` lets anonymous callers be rate limited by address. */
+export interface HostFetch {
+  (request: Request, caller?: CallerInfo): Promise<Response>;
+  /**
+   * The same handler on the host's own view of a request, answering without a web `Request` or `Response`: the
+   * Node adapter calls it straight from an `IncomingMessage`. A `fetch` made elsewhere (a copy of a host whose
+   * `fetch` wraps another app) has none, and is served through its call.
+   */
+  readonly answer?: RequestAnswerer;
+}
+
 export interface Host {
-  /** The web-standard handler; `caller.clientAddress` lets anonymous callers be rate limited by address. */
-  fetch(request: Request, caller?: CallerInfo): Promise<Response>;
+  fetch: HostFetch;
   readonly runtime: HostRuntime;
   readonly baseUrl: string;
   /** Whether WebSocket bindings are advertised (adapters accept upgrades then). */
@@ -211,7 +220,7 @@ export function createHost(options: HostOptions): Host {
   documents.catch((error: unknown) => logger.error('The documents could not be built.', errorDetails(error)));
 
   const mcpHandlers = new Map<string, McpHandler>();
-  let fetchHandler: Host['fetch'];
+  let fetchHandler: HostFetch;
   const mcp = (agentId: string | undefined): McpHandler | undefined => {
     if (!mcpOn) return undefined;
     const key = agentId ?? '';
@@ -257,7 +266,7 @@ export function createHost(options: HostOptions): Host {
     requestOrigins,
   });
 
-  const answer: DirectRoute = async (request, caller) => {
+  const answer: RequestAnswerer = async (request, caller) => {
     try {
       return await route(request, caller);
     } catch (error) {
@@ -265,11 +274,16 @@ export function createHost(options: HostOptions): Host {
       return problemAnswer(problems.internal());
     }
   };
-  fetchHandler = async (request, caller = {}) => toResponse(await answer(fromWebRequest(request), caller));
-  runtime.fetch = (request) => fetchHandler(request);
+  const fetch: HostFetch = Object.assign(
+    async (request: Request, caller: CallerInfo = {}) =>
+      toResponse(await answer(fromWebRequest(request), caller)),
+    { answer },
+  );
+  fetchHandler = fetch;
+  runtime.fetch = (request) => fetch(request);
 
   const host: Host = {
-    fetch: (request, caller) => fetchHandler(request, caller),
+    fetch,
     runtime,
     baseUrl,
     webSocket: webSocketBaseUrl !== undefined,
@@ -282,7 +296,6 @@ export function createHost(options: HostOptions): Host {
       await callbacks?.close();
     },
   };
-  setDirectRoute(host, answer);
   return host;
 }
 

@@ -1,7 +1,8 @@
 /**
- * Node's `http` server for a host. A host made by `createHost` is routed straight from the `IncomingMessage` (the
- * body read into bytes, bounded; the caller's abort signal made only when asked for) and its answers written
- * without a web `Response`; any other `Host` gets web-standard `Request`s through its `fetch`. Streamed answers are
+ * Node's `http` server for a host. A host made by `createHost` is routed straight from the `IncomingMessage` through
+ * `host.fetch.answer` (the body read into bytes, bounded; the caller's abort signal made only when asked for) and
+ * its answers written without a web `Response`; a `Host` whose `fetch` has no `answer` gets web-standard `Request`s
+ * through its `fetch`. Streamed answers are
  * written as they are produced, so SSE and NDJSON chunks leave as soon as a handler yields them. Listens on a TCP
  * port or a unix socket, over HTTP or (with `tls`) HTTPS, or serves an `http.Server`/`https.Server` the caller made
  * (to know the port before the host is made).
@@ -12,8 +13,7 @@ import type { AddressInfo } from 'node:net';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Host } from '../host.js';
 import { type Answer, answerOf, fieldValue } from '../http/answer.js';
-import { type DirectRoute, directRouteOf } from '../http/direct-route.js';
-import type { CallerInfo } from '../http/host-request.js';
+import type { CallerInfo, RequestAnswerer } from '../http/host-request.js';
 import { overUnixSocket } from '../http/unix-socket.js';
 import { requestOriginPolicy } from '../policies/request-origin.js';
 import { attachWebSocket, type WebSocketEndpoint } from '../transports/ws/server.js';
@@ -117,7 +117,7 @@ function newServer(tls: TlsFiles | undefined): Server {
 export function nodeRequestListener(
   host: Host,
 ): (request: IncomingMessage, response: ServerResponse) => void {
-  const direct = directRouteOf(host);
+  const direct = host.fetch.answer;
   if (direct === undefined) {
     return (incoming, outgoing) => {
       void handleWithFetch(host, incoming, outgoing);
@@ -129,9 +129,9 @@ export function nodeRequestListener(
   };
 }
 
-/** A host made by createHost: routed without a web Request or Response. */
+/** A host's own answerer (`host.fetch.answer`): routed without a web Request or Response. */
 async function handleDirectly(
-  route: DirectRoute,
+  route: RequestAnswerer,
   origin: string,
   incoming: IncomingMessage,
   outgoing: ServerResponse,

@@ -3,6 +3,7 @@
  * an `IncomingMessage` without building a `Request` (its body stream, its abort signal), which most routes never
  * need, and builds the `Request` only for a route that does (MCP).
  */
+import type { Answer } from './answer.js';
 import { type BodyText, readBodyText } from './body.js';
 
 export interface HostRequest {
@@ -34,6 +35,12 @@ export interface CallerInfo {
   /** The request came over a unix socket, which no web page reaches: its `Host` and `Origin` are not checked. */
   unixSocket?: boolean;
 }
+
+/**
+ * Answers the host's own view of a request, without a web `Request` or `Response`: the router, and the host's
+ * handler the Node adapter calls directly (`host.fetch.answer`).
+ */
+export type RequestAnswerer = (request: HostRequest, caller: CallerInfo) => Promise<Answer>;
 
 export function fromWebRequest(request: Request): HostRequest {
   const url = new URL(request.url);

@@ -24,7 +24,7 @@
 import type { DocumentTable } from '../documents/build.js';
 import { problem } from '../errors.js';
 import { type Answer, answerOf } from '../http/answer.js';
-import type { CallerInfo, HostRequest } from '../http/host-request.js';
+import type { CallerInfo, RequestAnswerer } from '../http/host-request.js';
 import { problemAnswer } from '../http/problem-response.js';
 import { A2A_SEGMENT } from '../model/hosted-agent.js';
 import type { RequestOriginPolicy } from '../policies/request-origin.js';
@@ -52,9 +52,7 @@ export interface RouterSettings extends InvocationSettings, TaskRouteSettings {
   requestOrigins: RequestOriginPolicy;
 }
 
-export type Router = (request: HostRequest, caller: CallerInfo) => Promise<Answer>;
-
-export function createRouter(settings: RouterSettings): Router {
+export function createRouter(settings: RouterSettings): RequestAnswerer {
   // Kept once built, so that calls do not wait a turn for a promise long settled.
   let built: DocumentTable | undefined;
   return async (request, caller) => {
