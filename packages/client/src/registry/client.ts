@@ -172,12 +172,18 @@ const ITEM_KEYS = ['agents', 'items', 'data', 'results'];
  * ```ts
  * import { createRegistryClient, RegistryError } from '@agentry/client';
  *
- * const registry = createRegistryClient({ baseUrl: 'https://registry.example.com', token: process.env.TOKEN });
+ * const registry = createRegistryClient({ baseUrl: 'https://registry.example.com', token: 'a-publisher-token' });
  * const hits = await registry.searchAgents({ query: 'translate a contract into German', top: 3 });
+ * console.log(hits.map((hit) => `${hit.id} ${hit.score}`));
  * try {
- *   await registry.registerAgent(document, { groups: ['team-a'] });
+ *   const { created, body } = await registry.registerAgent(
+ *     { name: 'Translator', description: 'Translates text.', endpoint: 'https://translator.example.com/invoke' },
+ *     { groups: ['team-a'] },
+ *   );
+ *   console.log(created ? 'registered' : 'updated', body);
  * } catch (error) {
- *   if (error instanceof RegistryError) console.error(error.status, error.code, error.detail);
+ *   if (!(error instanceof RegistryError)) throw error;
+ *   console.error(error.status, error.code, error.detail); // 403 Forbidden …
  * }
  * ```
  */

@@ -131,13 +131,13 @@ export interface AgentryErrorOptions {
  *
  * @example
  * ```ts
- * import { AgentryError } from '@agentry/core';
+ * import { AgentryError, parseAgentUri } from '@agentry/core';
  *
  * try {
- *   await work();
+ *   parseAgentUri('agent://');
  * } catch (error) {
- *   if (error instanceof AgentryError && error.code === 'RateLimited') retryLater();
- *   else throw error;
+ *   if (!(error instanceof AgentryError)) throw error;
+ *   console.error(error.code, error.message); // InvalidInput …
  * }
  * ```
  */
