@@ -211,7 +211,8 @@ function searchSummary(options: RegistryOptions): { text: string; json: Record<s
     // A misspelt AGENTRY_USE_LITE_ENGINE is a usage error: say so, without a stack trace.
     throw new UsageError((error as Error).message);
   }
-  const note = engine === 'tfjs' ? ' (the native kernels are not built: npm rebuild @agentry/embeddings)' : '';
+  const note =
+    engine === 'tfjs' ? ' (the native kernels are not built: npm rebuild @agentry/embeddings)' : '';
   return {
     text: `hybrid, USE-lite embeddings on the ${engine} engine${note}`,
     json: { mode: 'hybrid', embeddings: 'use-lite', engine },
