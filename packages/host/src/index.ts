@@ -31,7 +31,7 @@ export type {
   OperationHandler,
 } from './define/types.js';
 export { HostError, PROBLEM_TYPE_BASE, type ProblemInit, problem } from './errors.js';
-export { createHost, type Host, type HostOptions } from './host.js';
+export { createHost, type Host, type HostFetch, type HostOptions } from './host.js';
 export type { CallerInfo } from './http/host-request.js';
 export { PROBLEM_MEDIA_TYPE } from './http/problem-response.js';
 export { consoleLogger, type HostLogger } from './logger.js';

@@ -75,67 +75,92 @@ export function requestOriginPolicy(options: RequestOriginOptions): RequestOrigi
   const scheme = base.protocol;
   const defaultPort = scheme === 'https:' ? '443' : '80';
   const baseLocal = LOCAL_HOSTNAMES.has(base.hostname) || /^127\.\d+\.\d+\.\d+$/.test(base.hostname);
-  const hosts = unique([
-    hostEntry(base.hostname) ?? base.hostname,
-    ...(baseLocal ? LOOPBACK_NAMES : []),
-    ...(options.allowedHosts ?? []).map((text) =>
-      checkedEntry(text, hostEntry, 'allowedHosts', HOST_EXAMPLE),
-    ),
-  ]);
-  const origins = unique([
-    base.origin,
-    ...(options.allowedOrigins ?? []).map((text) =>
-      checkedEntry(text, originEntry, 'allowedOrigins', ORIGIN_EXAMPLE),
-    ),
-  ]);
-  const anyHost = hosts.includes('*');
-  const anyOrigin = origins.includes('*');
-  const remembered = new Set<string>();
-
-  const hostAllowed = (header: string): boolean => {
-    if (anyHost || remembered.has(header)) return true;
-    const parsed = parseHost(header.toLowerCase());
-    if (parsed === undefined) return false;
-    const port = parsed.port ?? defaultPort;
-    const allowed = hosts.includes(parsed.name) || hosts.includes(`${parsed.name}:${port}`);
-    if (allowed && remembered.size < REMEMBERED_HOSTS) remembered.add(header);
-    return allowed;
-  };
+  const hosts = allowList(
+    [hostEntry(base.hostname) ?? base.hostname, ...(baseLocal ? LOOPBACK_NAMES : [])],
+    options.allowedHosts,
+    { parse: hostEntry, option: 'allowedHosts', example: HOST_EXAMPLE },
+  );
+  const origins = allowList([base.origin], options.allowedOrigins, {
+    parse: originEntry,
+    option: 'allowedOrigins',
+    example: ORIGIN_EXAMPLE,
+  });
+  // A `Host` is listed by its name (any port) or by `name:port`.
+  const hostAllowed = remembering(
+    matcher(hosts, (header) => {
+      const parsed = parseHost(header.toLowerCase());
+      return parsed === undefined ? [] : [parsed.name, `${parsed.name}:${parsed.port ?? defaultPort}`];
+    }),
+  );
+  const originAllowed = matcher(origins, (origin) => {
+    const page = pageOrigin(origin);
+    return page === undefined ? [] : [page.origin];
+  });
 
   return {
     hosts,
     origins,
     hostRefusal(host) {
-      if (host === null || hostAllowed(host)) return undefined;
-      return hostProblem(host);
+      return host === null || hostAllowed(host) ? undefined : hostProblem(host);
     },
     originRefusal(origin, host) {
-      if (origin === null || anyOrigin) return undefined;
-      const page = pageOrigin(origin);
-      if (page !== undefined) {
-        if (origins.includes(page.origin)) return undefined;
-        // The host's own page, reached by the (allowed) name this request is addressed to.
-        if (host !== null && page.protocol === scheme && sameHost(page, host, defaultPort)) return undefined;
-      }
+      if (origin === null || originAllowed(origin) || ownPage(origin, host, scheme, defaultPort))
+        return undefined;
       return originProblem(origin);
     },
   };
 }
 
+/**
+ * The check both headers get (a request without the header is not asked): `*` allows any value, else one of the
+ * keys the value reads as must be listed.
+ */
+function matcher(
+  entries: readonly string[],
+  keysOf: (value: string) => readonly string[],
+): (value: string) => boolean {
+  const any = entries.includes('*');
+  const listed = new Set(entries);
+  return (value) => any || keysOf(value).some((key) => listed.has(key));
+}
+
+/** A matcher that remembers a few values it allowed, so that repeats (every request's `Host`) skip parsing. */
+function remembering(allowed: (value: string) => boolean): (value: string) => boolean {
+  const remembered = new Set<string>();
+  return (value) => {
+    if (remembered.has(value)) return true;
+    const ok = allowed(value);
+    if (ok && remembered.size < REMEMBERED_HOSTS) remembered.add(value);
+    return ok;
+  };
+}
+
+/** The defaults, then the configured entries read as the policy compares them; one that cannot be read stops the host. */
+function allowList(
+  defaults: readonly string[],
+  configured: readonly string[] | undefined,
+  reading: { parse: (text: string) => string | undefined; option: string; example: string },
+): string[] {
+  const entries = (configured ?? []).map((text) => {
+    const entry = typeof text === 'string' ? reading.parse(text) : undefined;
+    if (entry === undefined) {
+      throw new TypeError(
+        `${reading.option}: "${String(text)}" cannot be read; write it as ${reading.example}.`,
+      );
+    }
+    return entry;
+  });
+  return [...new Set([...defaults, ...entries])];
+}
+
+/** The host's own page, reached by the (allowed) name this request is addressed to, under the base URL's scheme. */
+function ownPage(origin: string, host: string | null, scheme: string, defaultPort: string): boolean {
+  const page = pageOrigin(origin);
+  return host !== null && page !== undefined && page.protocol === scheme && sameHost(page, host, defaultPort);
+}
+
 const HOST_EXAMPLE = 'agents.example.com or agents.example.com:8443, no scheme or path';
 const ORIGIN_EXAMPLE = 'https://app.example.com, a scheme, a name and an optional port';
-
-function checkedEntry(
-  text: string,
-  parse: (text: string) => string | undefined,
-  option: string,
-  example: string,
-): string {
-  const entry = typeof text === 'string' ? parse(text) : undefined;
-  if (entry === undefined)
-    throw new TypeError(`${option}: "${String(text)}" cannot be read; write it as ${example}.`);
-  return entry;
-}
 
 function parseHost(text: string): { name: string; port: string | undefined } | undefined {
   const match = HOST_PATTERN.exec(text);
@@ -181,8 +206,4 @@ function originProblem(origin: string): Problem {
       `Pages from ${shown} (the request's Origin) may not call this host. ` +
       'If they should, allow the origin: agentry host --allowed-origin <origin>, or allowedOrigins in createHost.',
   });
-}
-
-function unique(values: readonly string[]): string[] {
-  return [...new Set(values)];
 }
