@@ -19,6 +19,8 @@ const ENTRY_POINTS = [
   'invokeStream',
   'registerLocalAgent',
   'createSecureFetcher',
+  'createRegistryClient',
+  'AgentryError',
   'createEmbeddingProvider',
   'createUseLiteProvider',
   'createOpenAIEmbeddingProvider',
