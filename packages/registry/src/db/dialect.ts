@@ -1,9 +1,10 @@
 /**
  * What the registry needs from a database dialect beyond Kysely's query builder: identity columns in migrations,
  * a change counter for caches, a health check and the write lock migrations run under. SQLite's is in sqlite.ts;
- * PostgreSQL's (issue #21) sits beside it, chosen by `openDatabase` (open.ts).
+ * PostgreSQL's (issue #21) in postgres.ts; `openDatabase` (open.ts) chooses.
  */
-import type { ColumnDefinitionBuilder } from 'kysely';
+import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
+import type { Database } from './database.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -11,6 +12,8 @@ export interface DatabaseDialect {
   readonly name: DialectName;
   /** Makes `column` an auto-incrementing integer primary key. */
   identity(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+  /** The column type of binary data (`blob` in SQLite, `bytea` in PostgreSQL). */
+  readonly blobType: 'blob' | 'bytea';
   /**
    * A number that changes whenever the database may have changed: at once after a write through this connection,
    * within a millisecond after a commit by another connection or process. Caches of query results keep the
@@ -20,9 +23,16 @@ export interface DatabaseDialect {
   /** The database's own consistency check: `['ok']` when it is sound. */
   integrityCheck(): Promise<string[]>;
   /**
-   * Runs `work` holding the database's write lock, in one transaction: committed when it resolves, rolled back
-   * when it throws. Another process (or connection) that asks meanwhile waits up to `waitMs` for the lock, so
-   * work that decides from what it reads (which migrations are applied) sees every earlier holder's writes.
+   * Runs `work` holding the database's write lock, in one transaction (`trx`: `work` runs its statements through
+   * it): committed when it resolves, rolled back when it throws. Another process (or connection) that asks
+   * meanwhile waits up to `waitMs` for the lock, so work that decides from what it reads (which migrations are
+   * applied) sees every earlier holder's writes. SQLite: BEGIN IMMEDIATE; PostgreSQL: `pg_advisory_xact_lock`.
    */
-  exclusively<T>(work: () => Promise<T>, waitMs: number): Promise<T>;
+  exclusively<T>(work: (trx: Kysely<Database>) => Promise<T>, waitMs: number): Promise<T>;
+  /**
+   * Serializes the running write transaction `trx` with every other one that locks the same `key`, until it ends:
+   * for decisions a write makes from a count (a publisher's quota). SQLite's write transactions already run one at
+   * a time (BEGIN IMMEDIATE), so it does nothing there; PostgreSQL takes a transaction-scoped advisory lock.
+   */
+  lockKey(trx: Kysely<Database>, key: string): Promise<void>;
 }

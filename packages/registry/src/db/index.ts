@@ -20,4 +20,5 @@ export {
   openDatabase,
   UnsupportedDatabaseError,
 } from './open.js';
+export { CHANGE_CHANNEL, DatabaseUnavailableError } from './postgres.js';
 export { sqliteFileHasTables } from './sqlite.js';

@@ -9,7 +9,7 @@ import { AgentryError, type AgentryErrorCode } from '@agentry/core';
 import type { Kysely, Migration } from 'kysely';
 import { crawlMigrations } from '../crawl/migrations.js';
 import { federationMigrations } from '../federation/migrations.js';
-import { searchMigrations } from '../search/migrations.js';
+import { searchMigrationsFor } from '../search/migrations.js';
 import { storeMigrations } from '../store/migrations.js';
 import type { Database } from './database.js';
 import type { DatabaseDialect } from './dialect.js';
@@ -46,7 +46,7 @@ export interface NamedMigration extends Migration {
 export function registryMigrations(dialect: DatabaseDialect): NamedMigration[] {
   const parts: Array<Record<string, Migration>> = [
     storeMigrations(dialect),
-    searchMigrations,
+    searchMigrationsFor(dialect),
     crawlMigrations,
     federationMigrations,
   ];
@@ -90,14 +90,14 @@ const MIGRATION_WAIT_MS = 10 * 60_000;
  * one listed before the last it has run (its history is not this list's).
  */
 export async function migrate(
-  database: Kysely<Database>,
+  _database: Kysely<Database>,
   dialect: DatabaseDialect,
   migrations: readonly NamedMigration[],
   now: () => string = () => new Date().toISOString(),
 ): Promise<string[]> {
-  const db = database.withTables<MigrationTables>();
   try {
-    return await dialect.exclusively(async () => {
+    return await dialect.exclusively(async (trx) => {
+      const db = trx.withTables<MigrationTables>();
       await db.schema
         .createTable('kysely_migration')
         .ifNotExists()

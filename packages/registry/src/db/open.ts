@@ -1,13 +1,14 @@
 /**
  * Opening the registry's database: the one place where the dialect is chosen. A file path (or a `sqlite:` URL) is
- * SQLite, the only dialect today; PostgreSQL (issue #21, `postgres://…`) is a second branch of `openDatabase`,
- * behind the same `OpenedDatabase`, so that callers pass the location they were given and never ask which it is.
+ * SQLite; a `postgres://` (or `postgresql://`) URL is PostgreSQL (db/postgres.ts). Both are behind the same
+ * `OpenedDatabase`, so that callers pass the location they were given and never ask which it is.
  */
 import { AgentryError, type AgentryErrorCode } from '@agentry/core';
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
 import type { DatabaseDialect } from './dialect.js';
 import { migrate, registryMigrations } from './migrations.js';
+import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
 
 /** Where the database is: a SQLite file (`:memory:` for a throwaway one), or a URL naming its dialect. */
@@ -26,12 +27,14 @@ export interface OpenedDatabase {
   readonly dialect: DatabaseDialect;
   /** The migrations this open ran, in order (none when the database was up to date). */
   readonly migrated: readonly string[];
-  /** Closes the connection. */
+  /** Closes the connection (every connection of a PostgreSQL pool, and its change listener). */
   close(): Promise<void>;
 }
 
 /** What a location names, once read: the dialect and what that dialect connects with. */
-export type DatabaseTarget = { readonly dialect: 'sqlite'; readonly path: string };
+export type DatabaseTarget =
+  | { readonly dialect: 'sqlite'; readonly path: string }
+  | { readonly dialect: 'postgres'; readonly url: string };
 
 /** A location the registry cannot open: a dialect it does not have, or a URL it cannot read. */
 export class UnsupportedDatabaseError extends AgentryError {
@@ -40,7 +43,7 @@ export class UnsupportedDatabaseError extends AgentryError {
 
 /**
  * Reads a location. A path, or `sqlite:<path>` (`sqlite:///abs/path`, `sqlite::memory:`), is SQLite;
- * `postgres://` and `postgresql://` are refused until PostgreSQL arrives; any other scheme is refused.
+ * `postgres://` and `postgresql://` are PostgreSQL; any other scheme is refused.
  */
 export function databaseTarget(location: DatabaseLocation): DatabaseTarget {
   if (location.path !== undefined) return { dialect: 'sqlite', path: location.path };
@@ -54,7 +57,7 @@ export function databaseTarget(location: DatabaseLocation): DatabaseTarget {
     return { dialect: 'sqlite', path };
   }
   if (scheme === 'postgres' || scheme === 'postgresql') {
-    throw new UnsupportedDatabaseError('PostgreSQL databases are not supported yet; use a SQLite file');
+    return { dialect: 'postgres', url };
   }
   throw new UnsupportedDatabaseError(
     `Unknown database URL scheme ${scheme}: (a file path or sqlite: URL is SQLite)`,
@@ -64,9 +67,24 @@ export function databaseTarget(location: DatabaseLocation): DatabaseTarget {
 /**
  * Opens the registry's database (creating a SQLite file when missing) and runs the migrations it has not run, in
  * the order of db/migrations.ts, under the database's write lock. The connection is closed again when they fail.
+ * A PostgreSQL database must exist; one that cannot be reached is a `DatabaseUnavailableError` (one line).
  */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
   const target = databaseTarget(options);
+  if (target.dialect === 'postgres') {
+    const opened = await openPostgres({
+      url: target.url,
+      ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+    });
+    try {
+      const migrated = await migrate(opened.db, opened.dialect, registryMigrations(opened.dialect));
+      await opened.followChanges();
+      return { db: opened.db, dialect: opened.dialect, migrated, close: () => opened.close() };
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
+  }
   const { db, dialect } = openSqlite({
     path: target.path,
     ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),

@@ -40,7 +40,7 @@ export function openSqlite(options: SqliteOptions): { db: Kysely<Database>; dial
   database.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   const counting = countingDatabase(database);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: counting }) });
-  return { db, dialect: sqliteDialect(database, counting.changeCount, busyTimeoutMs) };
+  return { db, dialect: sqliteDialect(database, db, counting.changeCount, busyTimeoutMs) };
 }
 
 /**
@@ -69,6 +69,7 @@ export function sqliteFileHasTables(path: string, tables: readonly string[]): bo
 
 function sqliteDialect(
   database: BetterSqlite.Database,
+  db: Kysely<Database>,
   changeCount: () => number,
   busyTimeoutMs: number,
 ): DatabaseDialect {
@@ -76,11 +77,13 @@ function sqliteDialect(
     name: 'sqlite',
     changeCount,
     identity: (column: ColumnDefinitionBuilder) => column.primaryKey().autoIncrement(),
+    blobType: 'blob',
+    async lockKey(): Promise<void> {},
     async integrityCheck(): Promise<string[]> {
       const rows = database.pragma('integrity_check') as Array<{ integrity_check: string }>;
       return rows.map((row) => row.integrity_check);
     },
-    async exclusively<T>(work: () => Promise<T>, waitMs: number): Promise<T> {
+    async exclusively<T>(work: (trx: Kysely<Database>) => Promise<T>, waitMs: number): Promise<T> {
       // BEGIN IMMEDIATE takes the write lock at once (a deferred BEGIN would take it at the first write, after
       // reads another process may have made stale). Kysely runs on this same connection, so its statements in
       // `work` are part of the transaction; nothing else runs on it meanwhile (start-up work).
@@ -91,7 +94,7 @@ function sqliteDialect(
         database.pragma(`busy_timeout = ${busyTimeoutMs}`);
       }
       try {
-        const result = await work();
+        const result = await work(db);
         database.exec('COMMIT');
         return result;
       } catch (error) {

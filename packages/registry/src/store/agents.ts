@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type Agent, AgentryError, type AgentryErrorCode, type FormatName } from '@agentry/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import type { DatabaseDialect } from '../db/dialect.js';
 import { hasVerifiedProvenance } from '../records/provenance-trust.js';
 import { initialQuality } from '../records/quality.js';
 import {
@@ -259,11 +260,13 @@ const SUFFIX_ATTEMPTS = 8;
 
 export class AgentRepository {
   readonly #db: Kysely<Database>;
+  readonly #dialect: DatabaseDialect;
   readonly #metadataOf: MetadataWriter;
   readonly #now: () => string;
 
-  constructor(db: Kysely<Database>, metadataOf: MetadataWriter, now: () => string) {
+  constructor(db: Kysely<Database>, dialect: DatabaseDialect, metadataOf: MetadataWriter, now: () => string) {
     this.#db = db;
+    this.#dialect = dialect;
     this.#metadataOf = metadataOf;
     this.#now = now;
   }
@@ -280,6 +283,14 @@ export class AgentRepository {
   ): Promise<RegisterOutcome[] | { kind: 'quota-exceeded'; limit: number } | ConflictOutcome> {
     try {
       return await this.#db.transaction().execute(async (trx) => {
+        // The quota is a count, then an insert: concurrent registrations of one publisher take turns, or two
+        // could each count one under the limit (PostgreSQL; SQLite's write transactions already take turns).
+        // Owners in order, so that two requests never wait for each other.
+        if (options.quota !== undefined) {
+          for (const owner of [...new Set(drafts.map(({ draft }) => draft.owner))].sort()) {
+            await this.#dialect.lockKey(trx, `agentry.quota:${owner}`);
+          }
+        }
         const outcomes: RegisterOutcome[] = [];
         for (const { draft, preferredId } of drafts) {
           outcomes.push(await registerOne(trx, draft, preferredId, options, this.#env(options.actor)));

@@ -29,12 +29,19 @@ export class RegistryStore {
   readonly audit: AuditLog;
   readonly quality: QualityStore;
   #closed = false;
+  readonly #close: () => Promise<void>;
 
-  private constructor(db: Kysely<Database>, dialect: DatabaseDialect, options: StoreOptions) {
+  private constructor(
+    db: Kysely<Database>,
+    dialect: DatabaseDialect,
+    close: () => Promise<void>,
+    options: StoreOptions,
+  ) {
     const now = options.now ?? (() => new Date().toISOString());
     this.db = db;
     this.dialect = dialect;
-    this.agents = new AgentRepository(db, options.metadataOf, now);
+    this.#close = close;
+    this.agents = new AgentRepository(db, dialect, options.metadataOf, now);
     this.tokens = new TokenStore(db, now, () => dialect.changeCount());
     this.audit = new AuditLog(db);
     this.quality = new QualityStore(db, now);
@@ -42,8 +49,8 @@ export class RegistryStore {
 
   /** Opens (creating when needed) and migrates the database. */
   static async open(options: StoreOptions): Promise<RegistryStore> {
-    const { db, dialect } = await openDatabase(options);
-    return new RegistryStore(db, dialect, options);
+    const { db, dialect, close } = await openDatabase(options);
+    return new RegistryStore(db, dialect, close, options);
   }
 
   /** Changes whenever what the database holds may have changed (see `DatabaseDialect.changeCount`). */
@@ -60,6 +67,6 @@ export class RegistryStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.db.destroy();
+    await this.#close();
   }
 }

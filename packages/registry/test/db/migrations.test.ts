@@ -186,11 +186,17 @@ describe('database locations', () => {
     });
   });
 
-  test('PostgreSQL and unknown schemes are refused, with nothing created', async () => {
-    assert.throws(() => databaseTarget({ url: 'postgres://127.0.0.1/agentry' }), UnsupportedDatabaseError);
-    assert.throws(() => databaseTarget({ url: 'postgresql://127.0.0.1/agentry' }), UnsupportedDatabaseError);
+  test('postgres: and postgresql: URLs are PostgreSQL; unknown schemes are refused, with nothing created', async () => {
+    assert.deepEqual(databaseTarget({ url: 'postgres://127.0.0.1/agentry' }), {
+      dialect: 'postgres',
+      url: 'postgres://127.0.0.1/agentry',
+    });
+    assert.deepEqual(databaseTarget({ url: 'postgresql://127.0.0.1/agentry' }), {
+      dialect: 'postgres',
+      url: 'postgresql://127.0.0.1/agentry',
+    });
     assert.throws(() => databaseTarget({ url: 'mysql://127.0.0.1/agentry' }), UnsupportedDatabaseError);
     assert.throws(() => databaseTarget({ url: 'sqlite:' }), UnsupportedDatabaseError);
-    await assert.rejects(openDatabase({ url: 'postgres://127.0.0.1/agentry' }), UnsupportedDatabaseError);
+    await assert.rejects(openDatabase({ url: 'mysql://127.0.0.1/agentry' }), UnsupportedDatabaseError);
   });
 });

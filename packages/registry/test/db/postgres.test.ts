@@ -1,0 +1,124 @@
+/**
+ * The registry's database on PostgreSQL (127.0.0.1:5432, a fresh database per run, dropped at the end): every
+ * migration runs, once, under the advisory lock, also when several replicas start together; opening again runs
+ * nothing; a database a newer registry migrated is refused; a write by another connection changes the change
+ * counter (LISTEN/NOTIFY); and a server that cannot be reached, a database that does not exist or a refused login
+ * is one line naming the flag that fixes it.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  DatabaseUnavailableError,
+  MIGRATION_ORDER,
+  MigrationError,
+  openDatabase,
+} from '../../src/db/index.js';
+import { freshPostgresDatabase, type TestPostgres } from './postgres-fixture.js';
+
+function withPart(url: string, change: (url: URL) => void): string {
+  const parsed = new URL(url);
+  change(parsed);
+  return parsed.href;
+}
+
+/** Waits (bounded) until `check` holds: a notification arrives when the other connection's commit is delivered. */
+async function eventually(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.ok(check());
+}
+
+describe('PostgreSQL database', () => {
+  let database: TestPostgres;
+  before(async () => {
+    database = await freshPostgresDatabase();
+  });
+  after(async () => {
+    await database?.drop();
+  });
+
+  test('replicas starting together run every migration once, in order; opening again runs none', async () => {
+    const opened = await Promise.all([1, 2, 3].map(() => openDatabase({ url: database.url })));
+    try {
+      const ran = opened.map((one) => one.migrated);
+      assert.deepEqual(
+        ran.filter((names) => names.length > 0),
+        [MIGRATION_ORDER],
+      );
+      assert.equal(ran.filter((names) => names.length === 0).length, 2);
+      assert.equal(opened[0]!.dialect.name, 'postgres');
+      assert.deepEqual(await opened[0]!.dialect.integrityCheck(), ['ok']);
+    } finally {
+      await Promise.all(opened.map((one) => one.close()));
+    }
+    const again = await openDatabase({ url: database.url });
+    assert.deepEqual(again.migrated, []);
+    await again.close();
+  });
+
+  test("another connection's commit changes the change counter; this one's own write at once", async () => {
+    const a = await openDatabase({ url: database.url });
+    const b = await openDatabase({ url: database.url });
+    try {
+      const before = a.dialect.changeCount();
+      assert.equal(a.dialect.changeCount(), before, 'nothing written, nothing changed');
+      await b.db
+        .insertInto('tombstones')
+        .values({ agent_id: 'gone', owner: 'acme', restricted: 0, deleted_at: '2026-01-01T00:00:00Z' })
+        .execute();
+      await eventually(() => a.dialect.changeCount() !== before);
+      const own = b.dialect.changeCount();
+      await b.db.deleteFrom('tombstones').where('agent_id', '=', 'gone').execute();
+      assert.notEqual(b.dialect.changeCount(), own);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  test('refuses a database a newer registry migrated, and leaves it as it was', async () => {
+    const opened = await openDatabase({ url: database.url });
+    await opened.db
+      .withTables<{ kysely_migration: { name: string; timestamp: string } }>()
+      .insertInto('kysely_migration')
+      .values({ name: '2099-01-01-001-from-the-future', timestamp: '2099-01-01T00:00:00Z' })
+      .execute();
+    await opened.close();
+    await assert.rejects(openDatabase({ url: database.url }), (error: unknown) => {
+      assert.ok(error instanceof MigrationError);
+      assert.match(error.message, /2099-01-01-001-from-the-future.*a newer version wrote it/);
+      return true;
+    });
+  });
+
+  test('a missing database, an unknown user, a closed port and a bad URL are one line each', async () => {
+    const cases: Array<[string, RegExp]> = [
+      [
+        withPart(database.url, (url) => {
+          url.pathname = '/agentry_no_such_database';
+        }),
+        /^PostgreSQL database "agentry_no_such_database" does not exist on 127\.0\.0\.1:5432: .*--database/,
+      ],
+      [
+        withPart(database.url, (url) => {
+          url.username = 'agentry_no_such_user';
+        }),
+        /^PostgreSQL on 127\.0\.0\.1:5432 refused the login of user "agentry_no_such_user" .*--database/,
+      ],
+      [
+        withPart(database.url, (url) => {
+          url.port = '1';
+        }),
+        /^No PostgreSQL server is listening on 127\.0\.0\.1:1: .*--database/,
+      ],
+      ['postgres://bad host:5432/x', /^The database URL .* is not a valid URL \(--database postgres:\/\//],
+    ];
+    for (const [url, message] of cases) {
+      await assert.rejects(openDatabase({ url }), (error: unknown) => {
+        assert.ok(error instanceof DatabaseUnavailableError, String(error));
+        assert.match(error.message, message);
+        assert.ok(!error.message.includes('\n'));
+        return true;
+      });
+    }
+  });
+});
