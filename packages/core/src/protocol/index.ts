@@ -13,7 +13,7 @@ export {
   a2aWireVersionOf,
   readA2aPart,
   readA2aResult,
-} from './a2a/index.js';
+} from './a2a/wire.js';
 export {
   type ConfirmationReason,
   confirmationReasons,
