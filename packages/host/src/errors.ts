@@ -4,9 +4,28 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { AgentryError, type AgentryErrorCode, errorCodeForStatus, problemDetails } from '@agentry/core';
-import type { Problem, ProblemFailure } from './runtime/types.js';
 
 export { MAX_LISTED_FAILURES, PROBLEM_TYPE_BASE } from '@agentry/core';
+
+/** RFC 9457 problem details, with the members Agentry adds. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  instance?: string;
+  /** Stable machine-readable code (also sent as the AIDIP `error.code`). */
+  code?: string;
+  /** One entry per input failure, each with the JSON pointer of the offending value. */
+  errors?: ProblemFailure[];
+  [extension: string]: unknown;
+}
+
+export interface ProblemFailure {
+  pointer: string;
+  detail: string;
+  keyword?: string;
+}
 
 export interface ProblemInit {
   status: number;

@@ -25,12 +25,20 @@ export {
 export type {
   AgentDefinition,
   AgentDefinitionInput,
+  CallTransport,
   DefinedOperation,
   HandlerContext,
   OperationDefinition,
   OperationHandler,
 } from './define/types.js';
-export { HostError, PROBLEM_TYPE_BASE, type ProblemInit, problem } from './errors.js';
+export {
+  HostError,
+  PROBLEM_TYPE_BASE,
+  type Problem,
+  type ProblemFailure,
+  type ProblemInit,
+  problem,
+} from './errors.js';
 export { createHost, type Host, type HostFetch, type HostOptions } from './host.js';
 export type { CallerInfo } from './http/host-request.js';
 export { PROBLEM_MEDIA_TYPE } from './http/problem-response.js';
@@ -53,10 +61,7 @@ export type { TaskStatus } from './runtime/tasks/task-store.js';
 export type {
   CallOutcome,
   CallRequest,
-  CallTransport,
   HostedAgent,
   HostRuntime,
-  Problem,
-  ProblemFailure,
   StreamEvent,
 } from './runtime/types.js';

@@ -1,8 +1,10 @@
 /** The shapes of an agent definition: what `defineAgent` takes, what handlers receive, and what it gives back. */
 import type { Agent, Binding, JsonValue, Operation } from '@agentry/core';
 import type { Principal } from '../policies/auth.js';
-import type { CallTransport } from '../runtime/types.js';
 import type { InputOf, SchemaSource, StandardSchemaV1 } from './schema.js';
+
+/** How a call reached the host. */
+export type CallTransport = 'envelope' | 'operation' | 'mcp' | 'wss' | 'a2a';
 
 /** What a handler knows about the call it serves. */
 export interface HandlerContext {

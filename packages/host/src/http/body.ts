@@ -3,8 +3,9 @@
  * a body without one is counted as it arrives and abandoned the moment it passes the limit, so no caller can make
  * the host buffer more than `limit` bytes.
  */
+
+import type { Problem } from '../errors.js';
 import { problem } from '../errors.js';
-import type { Problem } from '../runtime/types.js';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 

@@ -3,7 +3,7 @@
  * `{"error": {"code", "message"}}`, so that clients of either convention read the same failure.
  */
 import { aidipErrorOf, PROBLEM_MEDIA_TYPE } from '@agentry/core';
-import type { Problem } from '../runtime/types.js';
+import type { Problem } from '../errors.js';
 import { type Answer, withFields } from './answer.js';
 
 export { PROBLEM_MEDIA_TYPE } from '@agentry/core';

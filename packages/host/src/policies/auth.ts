@@ -26,7 +26,7 @@
  */
 import type { Agent, Operation, SecurityRequirement, SecurityScheme } from '@agentry/core';
 import type { JSONWebKeySet } from 'jose';
-import type { Problem } from '../runtime/types.js';
+import type { Problem } from '../errors.js';
 import { type ApiKeyClient, createApiKeyLookup } from './api-keys.js';
 import { apiKeyChallenge, type BearerError, bearerChallenge } from './auth-challenge.js';
 import { type BearerVerifier, createBearerVerifier } from './bearer.js';

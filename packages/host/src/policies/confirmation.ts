@@ -14,7 +14,7 @@ import {
   isIrreversible,
   type Operation,
 } from '@agentry/core';
-import type { Problem } from '../runtime/types.js';
+import type { Problem } from '../errors.js';
 import { policyProblem } from './problems.js';
 
 export { CONFIRMATION_HEADER, type ConfirmationReason, confirmationReasons } from '@agentry/core';

@@ -25,7 +25,7 @@ import {
   type Operation,
   IDEMPOTENT_REPLAYED_HEADER as REPLAYED_HEADER,
 } from '@agentry/core';
-import type { Problem } from '../runtime/types.js';
+import type { Problem } from '../errors.js';
 import { canonicalJson } from '../signing/canonical-json.js';
 import { parseDuration } from './durations.js';
 import { policyProblem } from './problems.js';

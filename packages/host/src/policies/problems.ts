@@ -2,8 +2,9 @@
  * The problem details (RFC 9457) the policies answer with. Each carries a `type` URI under Agentry's namespace
  * whose last segment spells its `code` with hyphens, so clients that classify by either (ours does) agree.
  */
+
+import type { Problem } from '../errors.js';
 import { problem } from '../errors.js';
-import type { Problem } from '../runtime/types.js';
 
 export interface PolicyProblemInit {
   status: number;

@@ -17,7 +17,7 @@
  * - Memory is bounded: at most `maxKeys` buckets (default 10,000), least recently used forgotten first. A
  *   forgotten bucket starts full again, which only ever favours the client.
  */
-import type { Problem } from '../runtime/types.js';
+import type { Problem } from '../errors.js';
 import { policyProblem } from './problems.js';
 import { describeRateLimit, parseRateLimit, type RateLimitSpec } from './rate-limit-syntax.js';
 import { RecentMap } from './recent-map.js';

@@ -17,7 +17,7 @@
  *   port must all match: `http://x` is not `https://x`. A request without `Origin` comes from a program, not a
  *   page, and is judged on its `Host` alone; `Origin: null` (sandboxed frames, files) is refused.
  */
-import type { Problem } from '../runtime/types.js';
+import type { Problem } from '../errors.js';
 import { policyProblem } from './problems.js';
 
 export interface RequestOriginOptions {

@@ -5,6 +5,7 @@
  * input as query parameters). Each turns the request into a `CallRequest` for the runtime and renders the outcome.
  */
 import { type JsonObject, parseJsonText } from '@agentry/core';
+import type { CallTransport } from '../define/types.js';
 import { problem, problems } from '../errors.js';
 import { negotiate } from '../http/accept.js';
 import type { Answer } from '../http/answer.js';
@@ -16,7 +17,7 @@ import { CONFIRMATION_HEADER } from '../policies/confirmation.js';
 import { IDEMPOTENCY_HEADER } from '../policies/idempotency.js';
 import { type Runtime, SESSION_HEADER, TASK_HEADER } from '../runtime/runtime.js';
 import { CALLBACK_HEADER } from '../runtime/tasks/callbacks.js';
-import type { CallRequest, CallTransport } from '../runtime/types.js';
+import type { CallRequest } from '../runtime/types.js';
 import { type AnswerType, INVOCATION_TYPES, JSON_TYPE, outcomeAnswer } from './outcome-response.js';
 import { inputFromQuery } from './query-input.js';
 

@@ -4,10 +4,9 @@
  * as an object literal would carry, costs more than the rest of the context together). The one difference a
  * handler can see: a copy made with `{ ...context }` has no `signal`; hand the context on as it is.
  */
-import type { HandlerContext } from '../define/types.js';
+import type { CallTransport, HandlerContext } from '../define/types.js';
 import type { Principal } from '../policies/auth.js';
 import type { CallSignal } from './signals.js';
-import type { CallTransport } from './types.js';
 
 /** The members every context of a call has, whether it is answered now or deferred. */
 export interface ContextFields {

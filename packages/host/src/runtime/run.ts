@@ -5,10 +5,11 @@
  */
 import type { JsonValue } from '@agentry/core';
 import type { DefinedOperation, HandlerContext } from '../define/types.js';
+import type { Problem } from '../errors.js';
 import { deliberateProblem, problem, problems } from '../errors.js';
 import type { HostLogger } from '../logger.js';
 import { errorDetails } from '../logger.js';
-import type { Problem, StreamEvent } from './types.js';
+import type { StreamEvent } from './types.js';
 import { checkJson } from './validation.js';
 
 export interface RunSettings {

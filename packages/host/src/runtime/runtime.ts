@@ -5,6 +5,7 @@
  */
 import { type Agent, type JsonValue, type Operation, SESSION_HEADER } from '@agentry/core';
 import type { AgentDefinition, DefinedOperation, HandlerContext } from '../define/types.js';
+import type { Problem } from '../errors.js';
 import { problem, problems } from '../errors.js';
 import type { HostLogger } from '../logger.js';
 import type { Authenticator, Principal } from '../policies/auth.js';
@@ -23,7 +24,7 @@ import { isAsyncIterable, type RunSettings, runToOutput, start, streamEvents } f
 import { type CallSignal, callSignal, linkSignals } from './signals.js';
 import { CALLBACK_HEADER, isCallbackUrl } from './tasks/callbacks.js';
 import type { TaskRecord, TaskStore } from './tasks/task-store.js';
-import type { CallOutcome, CallRequest, HostedAgent, HostRuntime, Problem, StreamEvent } from './types.js';
+import type { CallOutcome, CallRequest, HostedAgent, HostRuntime, StreamEvent } from './types.js';
 import { absentInput, checkInput } from './validation.js';
 
 export { SESSION_HEADER } from '@agentry/core';

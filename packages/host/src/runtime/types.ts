@@ -4,29 +4,8 @@
  * `CallOutcome`, so validation, auth, rate limits, idempotency, confirmation and tasks behave the same on each.
  */
 import type { Agent } from '@agentry/core';
-
-/** RFC 9457 problem details, with the members Agentry adds. */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail?: string;
-  instance?: string;
-  /** Stable machine-readable code (also sent as the AIDIP `error.code`). */
-  code?: string;
-  /** One entry per input failure, each with the JSON pointer of the offending value. */
-  errors?: ProblemFailure[];
-  [extension: string]: unknown;
-}
-
-export interface ProblemFailure {
-  pointer: string;
-  detail: string;
-  keyword?: string;
-}
-
-/** How a call reached the host. */
-export type CallTransport = 'envelope' | 'operation' | 'mcp' | 'wss' | 'a2a';
+import type { CallTransport } from '../define/types.js';
+import type { Problem } from '../errors.js';
 
 export interface CallRequest {
   agentId: string;

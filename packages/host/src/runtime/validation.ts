@@ -6,7 +6,7 @@
 import { compileSchema, type JsonSchema, type JsonValue } from '@agentry/core';
 import type { StandardIssue, StandardSchemaV1 } from '../define/schema.js';
 import type { DefinedOperation } from '../define/types.js';
-import type { ProblemFailure } from './types.js';
+import type { ProblemFailure } from '../errors.js';
 
 export type Checked = { ok: true; value: unknown } | { ok: false; failures: ProblemFailure[] };
 

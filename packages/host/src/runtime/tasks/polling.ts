@@ -8,9 +8,10 @@
  */
 
 import { CONFIRMATION_HEADER, IDEMPOTENCY_HEADER } from '@agentry/core';
+import type { Problem } from '../../errors.js';
 import { problem } from '../../errors.js';
 import type { FinalEvent, TaskOutcome, TaskWaiter } from '../outcome-events.js';
-import type { HostRuntime, Problem } from '../types.js';
+import type { HostRuntime } from '../types.js';
 
 /** The host's web handler (`fetch(Request) => Response`). */
 export type HostFetch = (request: Request) => Promise<Response>;

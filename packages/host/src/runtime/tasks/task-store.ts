@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { JsonValue } from '@agentry/core';
-import type { Problem } from '../types.js';
+import type { Problem } from '../../errors.js';
 
 export type TaskStatus = 'pending' | 'running' | 'completed' | 'failed' | 'canceled';
 

@@ -18,7 +18,7 @@ import {
   type JsonValue,
   readA2aPart,
 } from '@agentry/core';
-import type { Problem } from '../../runtime/types.js';
+import type { Problem } from '../../errors.js';
 
 export type WireVersion = A2aWireVersion;
 

@@ -13,8 +13,9 @@
  * Refusals that HTTP itself has a status for (credentials, rate limits, overload, body size) are also answered with
  * that HTTP status and the runtime's headers (`WWW-Authenticate`, `Retry-After`), as the host's other routes do.
  */
+
+import type { Problem } from '../../errors.js';
 import { problem } from '../../errors.js';
-import type { Problem } from '../../runtime/types.js';
 
 export const JSON_RPC = {
   parseError: -32700,

@@ -5,9 +5,9 @@
  * task's `contextId` is the session the call ran in (`X-Session-ID`, which a message's `contextId` sets).
  */
 import { isObject, type JsonValue } from '@agentry/core';
+import type { Problem } from '../../errors.js';
 import { problem } from '../../errors.js';
 import { pollHeadersFrom } from '../../runtime/tasks/polling.js';
-import type { Problem } from '../../runtime/types.js';
 import type { TaskState, TaskView } from './dialect.js';
 import { type A2aError, a2aError, JSON_RPC, problemError } from './errors.js';
 

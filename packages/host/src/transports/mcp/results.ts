@@ -7,7 +7,7 @@
  * content of such a tool against that schema, errors included, and would refuse the answer.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Problem } from '../../runtime/types.js';
+import type { Problem } from '../../errors.js';
 
 export function toolResult(output: unknown): CallToolResult {
   const value = output === undefined ? null : output;

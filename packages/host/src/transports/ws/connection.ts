@@ -7,10 +7,11 @@
  * the connection is closed, since what follows it cannot be trusted to be in step.
  */
 import type WebSocket from 'ws';
+import type { Problem } from '../../errors.js';
 import { problems } from '../../errors.js';
 import { headersWithMeta } from '../../runtime/call-meta.js';
 import { outcomeEvents, type TaskWaiter } from '../../runtime/outcome-events.js';
-import type { HostRuntime, Problem } from '../../runtime/types.js';
+import type { HostRuntime } from '../../runtime/types.js';
 import {
   badRequest,
   type CallMessage,

@@ -4,8 +4,8 @@
  * says which member is wrong, carrying the request's `id` when it has a usable one.
  */
 import { parseJsonText } from '@agentry/core';
+import type { Problem } from '../../errors.js';
 import { problems } from '../../errors.js';
-import type { Problem } from '../../runtime/types.js';
 
 export type MessageId = string | number;
 

@@ -8,11 +8,12 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import type { Problem } from '../../errors.js';
 import { problem, problems } from '../../errors.js';
 import { overUnixSocket } from '../../http/unix-socket.js';
 import { type RequestOriginPolicy, requestOriginPolicy } from '../../policies/request-origin.js';
 import { pollingTaskWaiter, type TaskPollingOptions } from '../../runtime/tasks/polling.js';
-import type { HostRuntime, Problem } from '../../runtime/types.js';
+import type { HostRuntime } from '../../runtime/types.js';
 import { serveConnection } from './connection.js';
 import { pathMatcher } from './paths.js';
 
