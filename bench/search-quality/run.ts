@@ -16,6 +16,7 @@
  *   node --import tsx bench/search-quality/run.ts --json                machine-readable
  *   node --import tsx bench/search-quality/run.ts --only livemcpbench-tools
  *   node --import tsx bench/search-quality/run.ts --embedding-cache /tmp/use-lite.json   reuse vectors across runs
+ *   node --import tsx bench/search-quality/run.ts --lexical postgres    lexical-only NDCG@10, FTS5 beside PostgreSQL
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +42,7 @@ const { values: args } = parseArgs({
     'max-queries': { type: 'string', default: '1000' },
     'embedding-cache': { type: 'string' },
     bench: { type: 'string' },
+    lexical: { type: 'string' },
   },
 });
 
@@ -135,6 +137,22 @@ async function call(registry: Registry, method: string, path: string, body: unkn
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 500)}`);
   return JSON.parse(text) as unknown;
+}
+
+if (args.lexical !== undefined) {
+  // Only the two lexical engines side by side, without a registry (lexical-engines.ts).
+  if (args.lexical !== 'postgres') throw new Error('--lexical takes one engine to set beside FTS5: postgres');
+  const { compareLexicalEngines } = await import('./lexical-engines.js');
+  console.log('lexical-only NDCG@10 ×100            docs  queries   sqlite  postgres  difference');
+  for (const spec of DATASETS) {
+    if (args.only && !args.only.includes(spec.name)) continue;
+    const r = await compareLexicalEngines(loadDataset(benchDir, spec, maxQueries));
+    const pct = (value: number) => (value * 100).toFixed(2).padStart(8);
+    console.log(
+      `${r.dataset.padEnd(32)} ${String(r.documents).padStart(6)} ${String(r.queries).padStart(8)} ${pct(r.sqlite)}  ${pct(r.postgres)}  ${pct(r.postgres - r.sqlite)}`,
+    );
+  }
+  process.exit(0);
 }
 
 const results: DatasetResult[] = [];
