@@ -11,8 +11,8 @@
  * says "gone"), so the table grows with the agents, not with the writes.
  */
 import type { Kysely, Migration } from 'kysely';
+import type { Database } from '../db/database.js';
 import { chunks } from './chunks.js';
-import type { SearchTables } from './tables.js';
 
 export const changeLogMigration: Migration = {
   async up(db: Kysely<unknown>): Promise<void> {
@@ -48,7 +48,7 @@ export interface ChangedEntry {
 }
 
 /** Stamps `ids` as changed by the running write transaction; returns the number they were stamped with. */
-export async function markChanged(trx: Kysely<SearchTables>, ids: readonly string[]): Promise<number> {
+export async function markChanged(trx: Kysely<Database>, ids: readonly string[]): Promise<number> {
   const latest = await latestChange(trx);
   const seq = latest + 1;
   for (const chunk of chunks([...new Set(ids)])) {
@@ -62,7 +62,7 @@ export async function markChanged(trx: Kysely<SearchTables>, ids: readonly strin
 }
 
 /** The highest number stamped so far (0 for none). */
-export async function latestChange(db: Kysely<SearchTables>): Promise<number> {
+export async function latestChange(db: Kysely<Database>): Promise<number> {
   const row = await db
     .selectFrom('search_changes')
     .select((eb) => eb.fn.max('seq').as('seq'))
@@ -72,7 +72,7 @@ export async function latestChange(db: Kysely<SearchTables>): Promise<number> {
 
 /** The next `limit` changes after `after`, each with the agent's vector row and demotion as they are now. */
 export async function changesAfter(
-  db: Kysely<SearchTables>,
+  db: Kysely<Database>,
   after: ChangePosition,
   limit: number,
 ): Promise<ChangedEntry[]> {

@@ -16,16 +16,16 @@
  */
 import type { EmbeddingProvider } from '@agentry/embeddings';
 import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
 import { followChanges } from './change-follower.js';
 import { latestChange } from './change-log.js';
 import { createEmbedder } from './embedder.js';
 import { indexWrites } from './index-writes.js';
 import { parseLexicalQuery } from './lexical/query.js';
 import { createSqliteLexicalIndex } from './lexical/sqlite.js';
-import type { Executor, LexicalIndex, LexicalMatch } from './lexical/types.js';
+import type { LexicalIndex, LexicalMatch } from './lexical/types.js';
 import { explain, rank } from './rank.js';
 import { querySegments } from './semantic/query-segments.js';
-import type { SearchTables } from './tables.js';
 import { withMentionKinds } from './text/mentions.js';
 import type {
   EmbedPendingOptions,
@@ -56,14 +56,11 @@ export const MAX_TOP = 1000;
  */
 const LEXICAL_POOL = 1000;
 
-export async function createSearchIndex<Tables extends SearchTables>(
-  database: Kysely<Tables>,
+export async function createSearchIndex(
+  db: Kysely<Database>,
   provider: EmbeddingProvider | undefined,
   options: SearchIndexOptions = {},
 ): Promise<SearchIndex> {
-  // Kysely<Tables> is not assignable to the search's Executor (Kysely's table map is invariant); the search only
-  // touches its own tables, which Tables is required to contain.
-  const db = database as unknown as Executor;
   const lexical = options.lexical ?? createSqliteLexicalIndex();
   const embedder = createEmbedder(provider, {
     queryCacheSize: options.queryCacheSize ?? 2000,

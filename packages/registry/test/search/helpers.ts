@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
-import { type SearchDocument, type SearchTables, searchMigrations } from '../../src/search/index.js';
+import type { Database as RegistryDatabase } from '../../src/db/database.js';
+import { type SearchDocument, searchMigrations } from '../../src/search/index.js';
 
 /** The embedding tests' loopback server, OpenAI-compatible stand-in model and cosine, shared with these tests. */
 export {
@@ -19,7 +20,7 @@ export {
 } from '../../../embeddings/test/helpers.js';
 
 export interface TestDatabase {
-  db: Kysely<SearchTables>;
+  db: Kysely<RegistryDatabase>;
   path: string;
   /** Closes this connection (the file stays, for a restart). */
   close(): Promise<void>;
@@ -33,7 +34,7 @@ export async function openTestDatabase(
   dir = mkdtempSync(join(tmpdir(), 'agentry-search-test-')),
 ): Promise<TestDatabase> {
   const path = join(dir, 'registry.db');
-  const db = new Kysely<SearchTables>({ dialect: new SqliteDialect({ database: new Database(path) }) });
+  const db = new Kysely<RegistryDatabase>({ dialect: new SqliteDialect({ database: new Database(path) }) });
   const { error } = await new Migrator({
     db,
     provider: { getMigrations: async () => searchMigrations },

@@ -8,10 +8,10 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { Kysely, SqliteDialect } from 'kysely';
+import type { Database as RegistryDatabase } from '../../src/db/database.js';
 import { parseLexicalQuery } from '../../src/search/lexical/query.js';
 import { createSqliteLexicalIndex } from '../../src/search/lexical/sqlite.js';
 import type { LexicalFields, LexicalMatch } from '../../src/search/lexical/types.js';
-import type { SearchTables } from '../../src/search/tables.js';
 import { openTestDatabase, type TestDatabase } from './helpers.js';
 
 const pruned = createSqliteLexicalIndex();
@@ -142,7 +142,7 @@ describe('lexical pruning of common-only matches', () => {
 
   it('counts again after this connection or another one changes the index', async () => {
     const query = parseLexicalQuery('weather data');
-    const rewrite = async (db: Kysely<SearchTables>, describe: (i: number) => string) =>
+    const rewrite = async (db: Kysely<RegistryDatabase>, describe: (i: number) => string) =>
       db.transaction().execute((trx) =>
         full.write(
           trx,
@@ -165,7 +165,7 @@ describe('lexical pruning of common-only matches', () => {
     await assertExact();
 
     // Another connection to the same file turns the frequencies back.
-    const other = new Kysely<SearchTables>({
+    const other = new Kysely<RegistryDatabase>({
       dialect: new SqliteDialect({ database: new Database(database.path) }),
     });
     try {

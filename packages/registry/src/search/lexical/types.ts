@@ -3,7 +3,7 @@
  * PostgreSQL implementation (tsvector, ts_rank) can be a second one without touching the index or the fusion.
  */
 import type { Kysely } from 'kysely';
-import type { SearchTables } from '../tables.js';
+import type { Database } from '../../db/database.js';
 import type { LexicalQuery } from './query.js';
 
 /** One agent's text per field, already prepared for indexing (identifiers split, unspaced scripts spaced). */
@@ -35,7 +35,7 @@ export interface LexicalSearchOptions {
 }
 
 /** The database or a transaction on it. */
-export type Executor = Kysely<SearchTables>;
+export type Executor = Kysely<Database>;
 
 export interface LexicalIndex {
   /**

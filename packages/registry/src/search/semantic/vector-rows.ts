@@ -3,7 +3,7 @@
  * that made them. Plain SQL that any database Kysely speaks can hold.
  */
 import type { Kysely } from 'kysely';
-import type { SearchTables } from '../tables.js';
+import type { Database } from '../../db/database.js';
 
 export interface StoredVector {
   id: string;
@@ -22,7 +22,7 @@ export function decodeVector(bytes: Uint8Array): Float32Array {
 
 /** Every vector the given provider made, read in pages so a large index never sits in memory twice. */
 export async function* storedVectors(
-  db: Kysely<SearchTables>,
+  db: Kysely<Database>,
   providerId: string,
   pageSize = 2000,
 ): AsyncGenerator<StoredVector> {
@@ -45,7 +45,7 @@ export async function* storedVectors(
 
 /** Agents whose text has no vector from this provider yet (new with no provider, failed, or another model's). */
 export async function pendingRows(
-  db: Kysely<SearchTables>,
+  db: Kysely<Database>,
   providerId: string,
   limit: number,
 ): Promise<Array<{ id: string; text: string }>> {
