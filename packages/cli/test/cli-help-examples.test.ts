@@ -14,6 +14,8 @@
  * - Fixed ports (8080, 8443, 7420) become free ones (`--port 0`, or PORT=0 for the lines that name no port),
  *   so runs side by side do not collide; /var/lib/agentry becomes a folder of the test's.
  * - Registries start lexical (AGENTRY_EMBEDDINGS=none): what the examples show is not search quality.
+ * - A PostgreSQL database (postgres://postgres@127.0.0.1:5432/agentry) is a fresh one on the local server, dropped
+ *   after the example.
  * Long-running examples (`host`, `serve`) start, are checked by requests, and are stopped with SIGINT (exit 0).
  */
 import assert from 'node:assert/strict';
@@ -35,8 +37,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { OFFICIAL_META } from '@agentry/registry';
+import { OFFICIAL_META, RegistryStore, storedMetadata } from '@agentry/registry';
 import { generate } from 'selfsigned';
+import { freshPostgresDatabase } from '../../registry/test/db/postgres-fixture.js';
 import { agentry, agentryServer, collect, type Run, type Running, root } from './run-cli.js';
 
 const bin = join(root, 'packages/cli/dist/bin.js');
@@ -837,6 +840,27 @@ const RUNNERS: Record<string, Runner> = {
         200,
       );
     });
+  }, // --- on a PostgreSQL database (a fresh one, dropped after)
+  'agentry token --database postgres://postgres@127.0.0.1:5432/agentry --role admin': async (line) => {
+    const database = await freshPostgresDatabase();
+    try {
+      const run = await sh(line, {
+        cwd: folder(),
+        swaps: { 'postgres://postgres@127.0.0.1:5432/agentry': database.url },
+      });
+      assert.equal(run.status, 0, run.stderr);
+      const admin = /\(shown once; keep it\): (agentry_\S+)$/m.exec(run.stdout)?.[1];
+      assert.ok(admin, run.stdout);
+      // The database is migrated and holds the token's hash.
+      const store = await RegistryStore.open({ url: database.url, metadataOf: storedMetadata });
+      try {
+        assert.equal((await store.tokens.authenticate(admin))?.role, 'admin');
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await database.drop();
+    }
   },
 };
 

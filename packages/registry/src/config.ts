@@ -28,7 +28,7 @@ export interface EmbeddingProviderSettings {
 }
 
 /**
- * `AGENTRY_DB` (file), `AGENTRY_EMBEDDINGS` (`use-lite`, `openai`, `none`), `AGENTRY_EMBEDDING_THREADS` (USE-lite's
+ * `DATABASE_URL` (`postgres://…`, or a SQLite file), else `AGENTRY_DB` (file), `AGENTRY_EMBEDDINGS` (`use-lite`, `openai`, `none`), `AGENTRY_EMBEDDING_THREADS` (USE-lite's
  * worker threads), `AGENTRY_OPENAI_BASE_URL`, `AGENTRY_OPENAI_MODEL`, `AGENTRY_OPENAI_API_KEY`, `AGENTRY_PUBLIC_URL`,
  * `AGENTRY_MAX_BODY_BYTES`, `AGENTRY_QUOTA` (a number, or `none`), `AGENTRY_MAX_AGENTS_PER_ORIGIN` and
  * `AGENTRY_MAX_DOCUMENTS_PER_ORIGIN` (the crawler's per-origin limits: a number, or `none`), `AGENTRY_TRUST_PROXY`
@@ -41,13 +41,8 @@ export function settingsFromEnv(env: Record<string, string | undefined> = proces
     const text = env[name]?.trim();
     return text === undefined || text === '' ? undefined : text;
   };
-  const databaseUrl = value('DATABASE_URL');
-  if (databaseUrl !== undefined && /^postgres(ql)?:/i.test(databaseUrl)) {
-    throw new Error(
-      'DATABASE_URL names PostgreSQL, which this version does not support yet; unset it to use AGENTRY_DB (SQLite).',
-    );
-  }
-  const db = value('AGENTRY_DB');
+  // DATABASE_URL (a postgres:// URL, or a SQLite file or sqlite: URL) over AGENTRY_DB (a SQLite file).
+  const db = value('DATABASE_URL') ?? value('AGENTRY_DB');
   if (db !== undefined) options.databasePath = db;
   const providers: EmbeddingProviderSettings = {};
   const threads = value('AGENTRY_EMBEDDING_THREADS');

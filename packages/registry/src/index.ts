@@ -28,6 +28,7 @@ export {
   settingsFromEnv,
 } from './config.js';
 export * from './crawl/index.js';
+export { DatabaseUnavailableError, MigrationError, UnsupportedDatabaseError } from './db/index.js';
 export * from './federation/index.js';
 export { crawledId, crawlOwner, createCrawlSink } from './ingest/crawl-sink.js';
 export { preferredId } from './records/ids.js';
@@ -37,6 +38,7 @@ export type * from './records/types.js';
 export { formatView, metadataView, storedMetadata, summaryView } from './records/views.js';
 export {
   createRegistry,
+  isPostgresDatabase,
   isRegistryDatabase,
   openRegistryStore,
   REGISTRY_VERSION,

@@ -16,6 +16,7 @@ import type { ConnectionInfo, RegistryServices, SearchSync } from './api/context
 import { adminTokenFromEnv } from './config.js';
 import { type Crawler, createCrawler } from './crawl/index.js';
 import type { CrawlSink } from './crawl/types.js';
+import { type DatabaseLocation, databaseTarget, UnsupportedDatabaseError } from './db/open.js';
 import { sqliteFileHasTables } from './db/sqlite.js';
 import { type BackgroundImportOptions, importInBackground } from './federation/background-import.js';
 import { importRegistry, type RegistryImport, type RegistryImportResult } from './federation/sync.js';
@@ -173,6 +174,14 @@ export interface Registry {
 export async function createRegistry(options: RegistryOptions): Promise<Registry> {
   const logger = options.logger ?? defaultLogger();
   const store = await openRegistryStore(options.databasePath);
+  if (store.dialect.name === 'postgres') {
+    // The search index's lexical tables on PostgreSQL (search/lexical/postgres.ts, issue #21) are not wired yet:
+    // the store, the tokens and the migrations are, which `agentry token` uses (openRegistryStore).
+    await store.close();
+    throw new UnsupportedDatabaseError(
+      'Search on PostgreSQL is not available yet: run the registry on a SQLite file (--db <file>) for now',
+    );
+  }
   let crawl: { crawler: Crawler; close(): Promise<void> } | undefined;
   let limiter: RateLimiter | undefined;
   /** What runs in the background until the registry closes (background embedding, mirrored registries). */
@@ -288,11 +297,25 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
  * the rest of the registry: for work on the file alone, such as `agentry token` minting a token offline.
  */
 export async function openRegistryStore(databasePath: string): Promise<RegistryStore> {
-  return RegistryStore.open({ path: databasePath, metadataOf: storedMetadata });
+  return RegistryStore.open({ ...databaseLocation(databasePath), metadataOf: storedMetadata });
 }
 
-/** Whether `databasePath` is a registry database already (its migrations applied once): read only, never created. */
+/** `databasePath` as a location: a `postgres://` (or `postgresql://`) URL, else a SQLite file path. */
+function databaseLocation(databasePath: string): DatabaseLocation {
+  return /^postgres(ql)?:\/\//i.test(databasePath) ? { url: databasePath } : { path: databasePath };
+}
+
+/** Whether `databasePath` names a PostgreSQL database (a `postgres://` URL) rather than a SQLite file. */
+export function isPostgresDatabase(databasePath: string): boolean {
+  return databaseTarget(databaseLocation(databasePath)).dialect === 'postgres';
+}
+
+/**
+ * Whether `databasePath` is a registry database already (its migrations applied once): read only, never created.
+ * A PostgreSQL database is asked when it is opened.
+ */
 export function isRegistryDatabase(databasePath: string): boolean {
+  if (isPostgresDatabase(databasePath)) return true;
   return sqliteFileHasTables(databasePath, ['kysely_migration', 'agents', 'tokens']);
 }
 

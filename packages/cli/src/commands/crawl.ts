@@ -19,6 +19,7 @@ import { progressLine } from '../io/progress.js';
 import {
   addCrawlLimitOptions,
   type CrawlLimitFlags,
+  DATABASE_OPTION,
   environmentSettings,
   registryOptionsFrom,
 } from '../io/registry-options.js';
@@ -27,6 +28,7 @@ import { plural } from '../io/report.js';
 interface CrawlCommandOptions extends NetworkOptions, CrawlLimitFlags {
   from?: string;
   db?: string;
+  database?: string;
   concurrency?: string;
   embeddings?: string;
   liveness: boolean;
@@ -57,6 +59,7 @@ export function registerCrawl(program: Command): void {
     .argument('[origins...]', 'origins to crawl: https://agents.example.com, or a bare host name (https)')
     .option('--from <file>', 'read origins from a file, one per line (# starts a comment; - for stdin)')
     .option('--db <file>', 'the registry database (default: AGENTRY_DB, else ./agentry.db)')
+    .option(...DATABASE_OPTION)
     .option('--concurrency <n>', 'origins crawled at once', '16')
     .option(
       '--embeddings <kind>',

@@ -18,13 +18,14 @@ import { EXIT, UsageError } from '../io/errors.js';
 import { addNetworkOptions, fetchPolicy, type NetworkOptions } from '../io/network.js';
 import { progressLine } from '../io/progress.js';
 import { registryUrl } from '../io/registry-client.js';
-import { environmentSettings, registryOptionsFrom } from '../io/registry-options.js';
+import { DATABASE_OPTION, environmentSettings, registryOptionsFrom } from '../io/registry-options.js';
 import { plural } from '../io/report.js';
 
 interface ImportCommandOptions extends NetworkOptions {
   kind?: string;
   full?: boolean;
   db?: string;
+  database?: string;
   embeddings?: string;
   json?: boolean;
 }
@@ -45,6 +46,7 @@ export function registerImport(program: Command): void {
     .option('--kind <kind>', `what it is: ${FEDERATION_KINDS.join(' or ')} (default: asked of the registry)`)
     .option('--full', 'read everything again, not only what changed since the last import of this URL')
     .option('--db <file>', 'the registry database (default: AGENTRY_DB, else ./agentry.db)')
+    .option(...DATABASE_OPTION)
     .option(
       '--embeddings <kind>',
       'how imported agents are indexed for semantic search: use-lite (default, as agentry serve), openai or none',

@@ -20,6 +20,8 @@ import { registryUrl } from '../io/registry-client.js';
 import {
   CRAWL_LIMIT_OPTIONS,
   type CrawlLimitFlags,
+  DATABASE_OPTION,
+  databaseUsageError,
   environmentSettings,
   registryOptionsFrom,
 } from '../io/registry-options.js';
@@ -30,6 +32,7 @@ interface ServeCommandOptions extends CrawlLimitFlags, NetworkOptions, TlsOption
   port?: string;
   hostname?: string;
   db?: string;
+  database?: string;
   embeddings?: string;
   publicUrl?: string;
   demo?: boolean;
@@ -54,6 +57,7 @@ export function registerServe(program: Command): void {
     )
     .option('--hostname <name>', 'address to listen on (default: HOST, else 127.0.0.1)')
     .option('--db <file>', 'the SQLite database file (default: AGENTRY_DB, else ./agentry.db)')
+    .option(...DATABASE_OPTION)
     .option(
       '--embeddings <kind>',
       'semantic search: use-lite (bundled model), openai (AGENTRY_OPENAI_BASE_URL, AGENTRY_OPENAI_MODEL, AGENTRY_OPENAI_API_KEY) or none',
@@ -150,7 +154,7 @@ export function registerServe(program: Command): void {
         await registry?.close();
         for (const fetcher of fetchers) await fetcher.close();
         await demo?.close();
-        throw error;
+        throw databaseUsageError(error);
       }
       const publicUrl = registryOptions.publicUrl ?? served.url;
       const registered = demo ? await demo.register(registry) : [];

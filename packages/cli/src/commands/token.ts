@@ -4,13 +4,25 @@
  * is printed once; the file keeps only its hash. A registry running on the file accepts it at once.
  */
 import { existsSync, statSync } from 'node:fs';
-import { ACCESS_NAME, isRegistryDatabase, openRegistryStore, type TokenInfo } from '@agentry/registry';
+import {
+  ACCESS_NAME,
+  isPostgresDatabase,
+  isRegistryDatabase,
+  openRegistryStore,
+  type TokenInfo,
+} from '@agentry/registry';
 import type { Command } from 'commander';
 import { EXIT, UsageError } from '../io/errors.js';
-import { environmentSettings } from '../io/registry-options.js';
+import {
+  DATABASE_OPTION,
+  databaseFrom,
+  databaseUsageError,
+  environmentSettings,
+} from '../io/registry-options.js';
 
 interface TokenCommandOptions {
   db?: string;
+  database?: string;
   role: string;
   publisher?: string;
   groups?: string;
@@ -31,6 +43,7 @@ export function registerToken(program: Command): void {
     )
     .requiredOption('--role <role>', 'admin (replaces the admin token), publisher or client')
     .option('--db <file>', 'the registry database file (default: AGENTRY_DB, else ./agentry.db)')
+    .option(...DATABASE_OPTION)
     .option('--publisher <name>', 'with --role publisher: the publisher its agents are owned by')
     .option(
       '--groups <list>',
@@ -39,14 +52,16 @@ export function registerToken(program: Command): void {
     .option('--json', 'print the token and what it is as JSON (for scripts)')
     .addHelpText(
       'after',
-      '\nThe token is printed once; the database keeps only its hash. A registry running on the file accepts it at\nonce. A new admin token replaces the old one, which stops working (a registry started with\nAGENTRY_ADMIN_TOKEN puts that one back when it starts).\n\nExit status: 0 minted, 2 usage error (no such database file, a wrong role).\n\nExamples:\n  agentry token --db registry.db --role admin\n  agentry token --db registry.db --role publisher --publisher acme\n  agentry token --db registry.db --role client --groups team-a,team-b --json',
+      '\nThe token is printed once; the database keeps only its hash. A registry running on the file accepts it at\nonce. A new admin token replaces the old one, which stops working (a registry started with\nAGENTRY_ADMIN_TOKEN puts that one back when it starts).\n\nExit status: 0 minted, 2 usage error (no such database file, a wrong role).\n\nExamples:\n  agentry token --db registry.db --role admin\n  agentry token --db registry.db --role publisher --publisher acme\n  agentry token --db registry.db --role client --groups team-a,team-b --json\n  agentry token --database postgres://postgres@127.0.0.1:5432/agentry --role admin',
     )
     .action(async (options: TokenCommandOptions) => {
       const role = roleOf(options.role);
       const spec = tokenSpec(role, options);
-      const databasePath = options.db ?? environmentSettings().options.databasePath ?? 'agentry.db';
-      // Opening a missing file would create an empty registry, whose token would open nothing.
-      if (!existsSync(databasePath) || !statSync(databasePath).isFile()) {
+      const databasePath = databaseFrom(environmentSettings(), options);
+      const postgres = isPostgresDatabase(databasePath);
+      // Opening a missing file would create an empty registry, whose token would open nothing. (A PostgreSQL
+      // database must exist; opening it says when it does not, and migrates one that is empty.)
+      if (!postgres && (!existsSync(databasePath) || !statSync(databasePath).isFile())) {
         throw new UsageError(
           `no registry database at ${databasePath}: pass --db with the file agentry serve uses (its first line names it)`,
         );
@@ -60,6 +75,7 @@ export function registerToken(program: Command): void {
       try {
         store = await openRegistryStore(databasePath);
       } catch (error) {
+        if (postgres) throw databaseUsageError(error);
         throw new UsageError(
           `${databasePath} is not a registry database this agentry can open: ${(error as Error).message}`,
         );

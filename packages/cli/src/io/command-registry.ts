@@ -11,6 +11,7 @@ import {
   type RegistryCrawlOptions,
   type RegistryOptions,
 } from '@agentry/registry';
+import { databaseUsageError } from './registry-options.js';
 
 export async function withCommandRegistry<T>(
   registryOptions: RegistryOptions,
@@ -24,7 +25,8 @@ export async function withCommandRegistry<T>(
     backgroundEmbedding: false,
   }).catch(async (error: unknown) => {
     await fetcher.close();
-    throw error;
+    // A database that cannot be opened is one line and exit 2 (registry-options.ts).
+    throw databaseUsageError(error);
   });
   const interrupted = new AbortController();
   const stop = (): void => interrupted.abort();

@@ -1,15 +1,18 @@
 /**
- * The registry options `serve` and `crawl` share: the environment's settings (`settingsFromEnv`), the database file
- * and the `--embeddings` flag, which picks a provider and takes that provider's settings from the environment.
+ * The registry options `serve` and `crawl` share: the environment's settings (`settingsFromEnv`), the database
+ * (`--database <url>` / DATABASE_URL, or the `--db <file>` SQLite file) and the `--embeddings` flag, which picks a provider and takes that provider's settings from the environment.
  */
 import {
+  DatabaseUnavailableError,
   EMBEDDING_PROVIDER_KINDS,
   type EmbeddingProviderKind,
   type EnvSettings,
   embeddingOptionsFor,
   limitOrNone,
+  MigrationError,
   type RegistryOptions,
   settingsFromEnv,
+  UnsupportedDatabaseError,
 } from '@agentry/registry';
 import type { Command } from 'commander';
 import { UsageError } from './errors.js';
@@ -44,13 +47,46 @@ export function addCrawlLimitOptions(command: Command): Command {
   return command.option(...CRAWL_LIMIT_OPTIONS.agents).option(...CRAWL_LIMIT_OPTIONS.documents);
 }
 
+/** `--database <url>`: flag and description, for the commands that open the registry's database. */
+export const DATABASE_OPTION = [
+  '--database <url>',
+  'the registry database: postgres://user@host:5432/name, or a SQLite file path or sqlite: URL (default: DATABASE_URL, else --db)',
+] as const;
+
+/**
+ * The database a command opens: `--database`, else `--db`, else DATABASE_URL, else AGENTRY_DB, else ./agentry.db.
+ * A `postgres://` URL is PostgreSQL; anything else is a SQLite file.
+ */
+export function databaseFrom(env: EnvSettings, flags: { db?: string; database?: string }): string {
+  if (flags.database !== undefined && flags.db !== undefined) {
+    throw new UsageError('pass --database or --db, not both');
+  }
+  // The environment's (settingsFromEnv): DATABASE_URL, else AGENTRY_DB.
+  return flags.database ?? flags.db ?? env.options.databasePath ?? 'agentry.db';
+}
+
+/**
+ * A database that cannot be opened (unreachable, missing, a refused login, a schema a newer agentry wrote, search
+ * not available on it) is a usage error: one line, exit 2, no stack trace. Anything else is rethrown as it is.
+ */
+export function databaseUsageError(error: unknown): unknown {
+  if (
+    error instanceof DatabaseUnavailableError ||
+    error instanceof UnsupportedDatabaseError ||
+    error instanceof MigrationError
+  ) {
+    return new UsageError(error.message.replace(/\.$/, ''));
+  }
+  return error;
+}
+
 export function registryOptionsFrom(
   env: EnvSettings,
-  flags: { db?: string; embeddings?: string } & CrawlLimitFlags,
+  flags: { db?: string; database?: string; embeddings?: string } & CrawlLimitFlags,
 ): RegistryOptions {
   const options: RegistryOptions = {
     ...env.options,
-    databasePath: flags.db ?? env.options.databasePath ?? 'agentry.db',
+    databasePath: databaseFrom(env, flags),
   };
   for (const [flag, key, text] of [
     ['--max-agents-per-origin', 'maxAgentsPerOrigin', flags.maxAgentsPerOrigin],

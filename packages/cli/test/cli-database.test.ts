@@ -1,0 +1,105 @@
+/**
+ * `--database <url>` against the local PostgreSQL server (127.0.0.1:5432; a fresh database, dropped at the end):
+ * `agentry token` mints into it; a database that does not exist, a user that does not exist, a port nothing listens
+ * on and a URL that is not one are each one line naming the flag, exit 2, no stack trace, for every command that
+ * opens the database; `agentry serve` on PostgreSQL says search is not available there yet.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { RegistryStore, storedMetadata } from '@agentry/registry';
+import { freshPostgresDatabase, type TestPostgres } from '../../registry/test/db/postgres-fixture.js';
+import { agentryAsync } from './run-cli.js';
+
+function withPart(url: string, change: (url: URL) => void): string {
+  const parsed = new URL(url);
+  change(parsed);
+  return parsed.href;
+}
+
+describe('agentry --database on PostgreSQL', () => {
+  let database: TestPostgres;
+  before(async () => {
+    database = await freshPostgresDatabase();
+  });
+  after(async () => {
+    await database?.drop();
+  });
+
+  test('agentry token mints into the database (DATABASE_URL too), and the store accepts it', async () => {
+    const run = await agentryAsync([
+      'token',
+      '--database',
+      database.url,
+      '--role',
+      'publisher',
+      '--publisher',
+      'acme',
+    ]);
+    assert.equal(run.status, 0, run.stderr);
+    const token = /\(shown once; keep it\): (agentry_\S+)$/m.exec(run.stdout)?.[1];
+    assert.ok(token, run.stdout);
+    const fromEnv = await agentryAsync(['token', '--role', 'client', '--json'], {
+      DATABASE_URL: database.url,
+    });
+    assert.equal(fromEnv.status, 0, fromEnv.stderr);
+    const client = JSON.parse(fromEnv.stdout) as { token: string };
+    const store = await RegistryStore.open({ url: database.url, metadataOf: storedMetadata });
+    try {
+      assert.equal((await store.tokens.authenticate(token))?.publisher, 'acme');
+      assert.equal((await store.tokens.authenticate(client.token))?.role, 'client');
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('an unreachable, missing or refusing database is one line and exit 2 for token, serve, crawl and import', async () => {
+    const cases: Array<[string, RegExp]> = [
+      [
+        withPart(database.url, (url) => {
+          url.pathname = '/agentry_no_such_database';
+        }),
+        /^agentry: PostgreSQL database "agentry_no_such_database" does not exist on 127\.0\.0\.1:5432: .*--database/,
+      ],
+      [
+        withPart(database.url, (url) => {
+          url.username = 'agentry_no_such_user';
+        }),
+        /^agentry: PostgreSQL on 127\.0\.0\.1:5432 refused the login of user "agentry_no_such_user" .*--database/,
+      ],
+      [
+        withPart(database.url, (url) => {
+          url.port = '1';
+        }),
+        /^agentry: No PostgreSQL server is listening on 127\.0\.0\.1:1: .*--database/,
+      ],
+    ];
+    for (const [url, message] of cases) {
+      for (const args of [
+        ['token', '--database', url, '--role', 'admin'],
+        ['serve', '--database', url, '--port', '0'],
+        ['crawl', 'https://agents.example.com', '--database', url],
+        ['import', 'https://registry.example.com', '--database', url],
+      ]) {
+        const run = await agentryAsync(args, { AGENTRY_EMBEDDINGS: 'none' });
+        assert.equal(run.status, 2, `${args[0]}: ${run.stderr}`);
+        assert.match(run.stderr, message, args[0]);
+        assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+      }
+    }
+  });
+
+  test('agentry serve on PostgreSQL says search is not available there yet (one line, exit 2)', async () => {
+    const run = await agentryAsync(['serve', '--database', database.url, '--port', '0'], {
+      AGENTRY_EMBEDDINGS: 'none',
+    });
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /^agentry: Search on PostgreSQL is not available yet/);
+    assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+  });
+
+  test('--database and --db together are a usage error', async () => {
+    const run = await agentryAsync(['token', '--database', database.url, '--db', 'x.db', '--role', 'admin']);
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /pass --database or --db, not both/);
+  });
+});
