@@ -76,6 +76,9 @@ export function readRegistration(request: RegistrationRequest): RegistrationResu
     const stripped = withoutMembers(given, REGISTRY_MEMBERS);
     if ((format ?? detectFormat(stripped)) === 'aidip') document = stripped;
   }
+  if (isObject(document) && request.sourceUrl !== undefined) {
+    document = withoutGatewayEndpoint(document, request.sourceUrl);
+  }
   const read = readDocument(document, readOptions(request, format));
   format = read.format;
   const located = read.issues.map((issue) => relocate(issue, unwrapped.documentPointer));
@@ -251,6 +254,29 @@ function refuse(
 ): { ok: false; refusal: RegistrationRefusal } {
   const summary = detail ?? issues.map((issue) => `${issue.pointer || '/'}: ${issue.message}`).join(' ');
   return { ok: false, refusal: { code, title, detail: summary, issues } };
+}
+
+/**
+ * Metadata read back from GET /agents/{id} for an agent that names no endpoint of its own shows this registry's
+ * gateway as its endpoint, with the gateway's authentication (the agent's own kept as `agent_authentication`).
+ * Registered again as it is, the agent would name the gateway as its own endpoint and every call through the
+ * gateway would call the gateway. So this registry's gateway endpoint is never the agent's: it is left out and
+ * the agent's own authentication put back. `agentsUrl` is this registry's `/agents` URL.
+ */
+function withoutGatewayEndpoint(document: JsonObject, agentsUrl: string): JsonObject {
+  const endpoint = document['endpoint'];
+  if (
+    typeof endpoint !== 'string' ||
+    !endpoint.startsWith(`${agentsUrl}/`) ||
+    !endpoint.endsWith('/invoke')
+  ) {
+    return document;
+  }
+  const out = withoutMembers(document, ['endpoint', 'authentication']);
+  const authentication = document['authentication'];
+  const own = isObject(authentication) ? authentication['agent_authentication'] : undefined;
+  if (own !== undefined) out['authentication'] = own;
+  return out;
 }
 
 function withoutMembers(document: JsonObject, members: readonly string[]): JsonObject {

@@ -149,6 +149,28 @@ describe('registration over HTTP', () => {
     assert.equal(asObject(asObject(put.json)['registry'])['revision'], 1);
   });
 
+  test("this registry's gateway read back as an agent's endpoint is not stored as the agent's own", async () => {
+    // An agent that names no endpoint is shown with the gateway's; sent back as it is, it must not name the gateway
+    // as its own endpoint (every call through the gateway would call the gateway), and its own auth comes back.
+    const body = aidipAgent({ id: 'gateway-loop', name: 'Gateway loop', status: 'active' }) as Record<
+      string,
+      unknown
+    >;
+    body['endpoint'] = `${r.url}/agents/gateway-loop/invoke`;
+    body['authentication'] = {
+      type: 'oauth2_bearer',
+      instructions: 'stale gateway instructions',
+      agent_authentication: { type: 'api_key', in: 'header', name: 'X-Key' },
+    };
+    const created = await r.request('/agents', { token: acme, body });
+    assert.equal(created.status, 201, created.text);
+    const got = asObject((await r.request('/agents/gateway-loop')).json);
+    assert.equal(got['endpoint'], `${r.url}/agents/gateway-loop/invoke`);
+    const authentication = asObject(got['authentication']);
+    assert.match(String(authentication['instructions']), /X-Agent-Api-Key/);
+    assert.equal(asObject(authentication['agent_authentication'])['type'], 'api_key');
+  });
+
   test('a document with several agents needs ?agent= or ?all=true', async () => {
     const woa = readExample('summarizer.woa.json');
     const before = await snapshot(r);
