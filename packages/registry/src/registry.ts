@@ -13,6 +13,7 @@ import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './access/rate
 import { createRateLimitStore, type RateLimitStoreOptions } from './access/rate-limit-store.js';
 import { createApi } from './api/app.js';
 import type { ConnectionInfo, RegistryServices, SearchSync } from './api/context.js';
+import { markShuttingDown } from './api/routes/system.js';
 import { adminTokenFromEnv } from './config.js';
 import { type Crawler, createCrawler } from './crawl/index.js';
 import type { CrawlSink } from './crawl/types.js';
@@ -128,7 +129,12 @@ export interface RegistryCrawlOptions {
 export interface Registry {
   /** The API as a web-standard handler; `connection` carries the client address for rate limits. */
   fetch(request: Request, connection?: ConnectionInfo): Promise<Response>;
-  /** Closes the gateway's fetcher and the database. Idempotent. */
+  /**
+   * Says the registry is shutting down: `GET /readyz` answers 503 from now on, so a load balancer drains it, while
+   * everything else serves on until `close()`. `close()` says it too.
+   */
+  shutDown(): void;
+  /** Stops background work (embedding, imports, the crawler, its claims handed back), then the gateway's fetcher and the database. Idempotent. */
   close(): Promise<void>;
   /**
    * The admin token in plaintext when this start generated it (the first start without a configured one); else
@@ -273,9 +279,11 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
       crawler: started.crawler,
       importRegistry: importFrom,
       fetch: async (request, connection = {}) => app.fetch(request, connection),
+      shutDown: () => markShuttingDown(services),
       async close() {
         if (closed) return;
         closed = true;
+        markShuttingDown(services);
         await stopBackgroundWork();
         await started.close();
         await gateway.close();
@@ -337,8 +345,12 @@ export interface ServedRegistry {
   /** `http://host:port` (`https://` on a TLS server), without a trailing slash. */
   url: string;
   port: number;
-  /** Stops accepting connections and closes open ones; does not close the registry. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections and closes open ones; does not close the registry. With `graceMs`, requests in
+   * flight have that long to finish (idle connections close at once, busy ones as their answer is sent); what is
+   * still open then is cut.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 /**
@@ -392,10 +404,28 @@ export async function serveRegistry(registry: Registry, options: ServeOptions = 
   return {
     url: `${scheme}://${host}:${info.port}`,
     port: info.port,
-    close: () =>
+    close: (closeOptions = {}) =>
       new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeAllConnections();
+        const graceMs = closeOptions.graceMs ?? 0;
+        let drain: NodeJS.Timeout | undefined;
+        let deadline: NodeJS.Timeout | undefined;
+        server.close(() => {
+          clearInterval(drain);
+          clearTimeout(deadline);
+          done();
+        });
+        if (graceMs <= 0) {
+          server.closeAllConnections();
+          return;
+        }
+        // A kept-alive connection turns idle once its answer is sent: closing the idle ones now and then lets
+        // each in-flight request finish and then lets its connection go, without waiting for keep-alive timeouts.
+        server.closeIdleConnections();
+        drain = setInterval(() => server.closeIdleConnections(), 50);
+        deadline = setTimeout(() => {
+          clearInterval(drain);
+          server.closeAllConnections();
+        }, graceMs);
       }),
   };
 }

@@ -44,7 +44,7 @@ export function createApi(services: RegistryServices): Hono<ApiEnv> {
       'clientKey',
       auth.caller.tokenId ?? `ip:${clientAddress(c.req.raw, c.env?.remoteAddress, settings.trustProxy)}`,
     );
-    if (auth.caller.kind !== 'admin') {
+    if (auth.caller.kind !== 'admin' && !(c.req.method === 'GET' && PROBE_PATHS.has(c.req.path))) {
       const verdict = await limiter.take(
         rateClassOf(c.req.method, c.req.path, c.req.raw.url),
         c.get('clientKey'),
@@ -132,6 +132,12 @@ function pathPattern(path: string): RegExp {
     .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   return new RegExp(`^${segments.join('/') || '/'}${rest ? '(?:/.*)?' : ''}$`);
 }
+
+/**
+ * The readiness probe is not rate limited: behind a proxy it shares the proxy's address with every client's
+ * traffic, and a probe refused 429 would take a busy registry out of rotation.
+ */
+const PROBE_PATHS: ReadonlySet<string> = new Set([ROUTES.ready.path]);
 
 function rateClassOf(method: string, path: string, url: string): RateClass {
   if (method === 'POST' && path === '/agents/search') return 'search';

@@ -424,6 +424,30 @@ const TABLE = {
     responses: { '200': { description: 'Healthy.', content: json(ref('Health')) } },
     problems: [503],
   }),
+  ready: api({
+    method: 'GET',
+    path: '/readyz',
+    access: ANYONE,
+    tag: 'system',
+    summary: 'Readiness: whether to send the registry traffic',
+    description:
+      'Ready when a trivial query on the database answers within 1 s and the registry is not shutting down; otherwise 503 with a problem whose `reason` is `database-unreachable` or `shutting-down` (a load balancer drains it).',
+    responses: {
+      '200': {
+        description: 'Ready.',
+        content: json({
+          type: 'object',
+          required: ['status', 'database', 'version'],
+          properties: {
+            status: { const: 'ready' },
+            database: { const: 'ok' },
+            version: { type: 'string' },
+          },
+        }),
+      },
+    },
+    problems: [503],
+  }),
   metrics: api({
     method: 'GET',
     path: '/metrics',
