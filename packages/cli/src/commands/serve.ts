@@ -40,10 +40,13 @@ interface ServeCommandOptions extends CrawlLimitFlags, NetworkOptions, TlsOption
   import?: string[];
   importInterval?: string;
   rateLimitRedis?: string;
+  shutdownTimeout?: string;
   json?: boolean;
 }
 
 const DEFAULT_PORT = 7420;
+/** Seconds requests in flight have to finish once the server is told to stop. */
+const DEFAULT_SHUTDOWN_TIMEOUT = 10;
 
 export function registerServe(program: Command): void {
   program
@@ -79,6 +82,11 @@ export function registerServe(program: Command): void {
       '--rate-limit-redis <url>',
       'keep rate limits in this Redis (redis://host:port), shared by every replica that names it (default: AGENTRY_RATE_LIMIT_REDIS, else in this process)',
     )
+    .option(
+      '--shutdown-timeout <seconds>',
+      'on SIGINT or SIGTERM, how long requests in flight have to finish before their connections are cut',
+      String(DEFAULT_SHUTDOWN_TIMEOUT),
+    )
     .option(...NETWORK_OPTIONS.allowHttp)
     .option(...NETWORK_OPTIONS.allowPrivateNetwork)
     .option(...TLS_OPTIONS.cert)
@@ -86,7 +94,7 @@ export function registerServe(program: Command): void {
     .option('--json', 'print where it listens (and the admin token, when new) as one JSON line')
     .addHelpText(
       'after',
-      '\nThe admin token is printed once, on the first start (or set AGENTRY_ADMIN_TOKEN); lost, agentry token --db\n<file> --role admin makes a new one. The server runs until interrupted (Ctrl-C), then closes the database\ncleanly.\n\nExamples:\n  agentry serve\n  agentry serve --port 8080 --db /var/lib/agentry/registry.db --embeddings none\n  agentry serve --demo\n  agentry serve --import https://registry.modelcontextprotocol.io --import-interval 30',
+      '\nThe admin token is printed once, on the first start (or set AGENTRY_ADMIN_TOKEN); lost, agentry token --db\n<file> --role admin makes a new one. The server runs until interrupted (Ctrl-C, or SIGTERM): it then answers\n/readyz 503, stops accepting connections, lets requests in flight finish (up to --shutdown-timeout seconds),\nstops crawling, embedding and imports, and closes the database cleanly.\n\nExamples:\n  agentry serve\n  agentry serve --port 8080 --db /var/lib/agentry/registry.db --embeddings none\n  agentry serve --demo\n  agentry serve --import https://registry.modelcontextprotocol.io --import-interval 30',
     )
     .action(async (options: ServeCommandOptions) => {
       const env = environmentSettings();
@@ -112,6 +120,12 @@ export function registerServe(program: Command): void {
         imports = { sources: options.import.map(importSource), intervalMs: minutes * 60_000 };
       }
       const search = searchSummary(registryOptions);
+      const shutdownTimeout = Number(options.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT);
+      if (!Number.isFinite(shutdownTimeout) || shutdownTimeout < 0) {
+        throw new UsageError(
+          `--shutdown-timeout must be a number of seconds, 0 or more, not "${options.shutdownTimeout}"`,
+        );
+      }
 
       // The port first: one in use is a usage error before the database (and its admin token, shown once) is made.
       const { server } = await listeningServer(port, hostname, tlsFiles(options));
@@ -187,7 +201,11 @@ export function registerServe(program: Command): void {
         for (const agent of registered) out(`  demo agent ${agent.id.padEnd(11)} hosted at ${agent.hostUrl}`);
       }
       await interrupted;
-      await served.close();
+      // A load balancer probing /readyz on a kept-alive connection sees 503 at once and sends no more; new
+      // connections are refused; requests in flight finish (bounded); then the background work stops (the
+      // crawler hands its claimed hosts back) and the database closes.
+      registry.shutDown();
+      await served.close({ graceMs: shutdownTimeout * 1000 });
       await registry.close();
       for (const fetcher of fetchers) await fetcher.close();
       await demo?.close();
