@@ -191,7 +191,8 @@ function topRelevant(scores: Float64Array, top: number, relevant: Uint8Array | u
   if (relevant === undefined) return topIndices(scores, top);
   // A plain loop: Float64Array.from with a mapping function costs a call per element (1 ms at 10,000 agents).
   const masked = new Float64Array(scores.length);
-  for (let i = 0; i < scores.length; i++) masked[i] = relevant[i] === 1 ? scores[i]! : Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < scores.length; i++)
+    masked[i] = relevant[i] === 1 ? scores[i]! : Number.NEGATIVE_INFINITY;
   return topIndices(masked, top).filter((i) => relevant[i] === 1);
 }
 
