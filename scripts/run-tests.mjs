@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs every *.test.ts under packages/*/test with Node's test runner (TypeScript through tsx).
-// Extra arguments are passed to `node --test` (e.g. --test-name-pattern=woa).
+// Extra arguments are passed to `node --test` (e.g. --test-name-pattern=woa). fixed-seed.mjs gives every fast-check
+// property one seed.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,7 +40,7 @@ const hasConcurrency = flagArgs.some((arg) => arg.startsWith('--test-concurrency
 const concurrencyArgs = hasConcurrency ? [] : [`--test-concurrency=${concurrency}`];
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', ...concurrencyArgs, ...flagArgs, ...files],
+  ['--import', 'tsx', '--import', './scripts/fixed-seed.mjs', '--test', ...concurrencyArgs, ...flagArgs, ...files],
   {
     stdio: 'inherit',
   },

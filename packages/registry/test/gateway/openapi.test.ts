@@ -38,6 +38,7 @@ const ROUTES = [
   'DELETE /admin/tokens/{id}',
   'GET /admin/audit',
   'GET /openapi.json',
+  'GET /readyz',
   'GET /healthz',
   'GET /metrics',
   'POST /hosts',
