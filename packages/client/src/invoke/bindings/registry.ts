@@ -2,18 +2,29 @@
  * The transports Agentry speaks, by binding kind. A binding of any other kind (`other`: agent+matrix, a WoA private
  * transport, a TD form in CoAP or MQTT), or one its kind's transport does not speak (A2A over gRPC), is
  * reported with the transport's name.
+ *
+ * MCP's transport is loaded on its first call: it brings the MCP SDK (about half a second of loading), which a
+ * process that never calls an MCP server (every `agentry` command but invoke, a registry that never gateways to
+ * one) should not pay for.
  */
-import type { Binding } from '@agentry/core';
+import type { Binding, McpBinding } from '@agentry/core';
 import { contextDetails, type ErrorContext } from '../error-mapping.js';
 import { UnsupportedTransportError } from '../errors.js';
 import { a2aTransport } from './a2a.js';
 import { httpTransport } from './http.js';
 import { localTransport } from './local.js';
-import { mcpTransport } from './mcp.js';
 import type { BindingTransport } from './types.js';
 import { unixTransport } from './unix.js';
 import { woaRestTransport } from './woa-rest.js';
 import { wssTransport } from './wss.js';
+
+const mcpTransport: BindingTransport<McpBinding> = {
+  kind: 'mcp',
+  async call(ctx) {
+    const { mcpTransport: loaded } = await import('./mcp.js');
+    return loaded.call(ctx);
+  },
+};
 
 const transports = new Map<Binding['kind'], BindingTransport>(
   [
