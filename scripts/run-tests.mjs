@@ -40,7 +40,16 @@ const hasConcurrency = flagArgs.some((arg) => arg.startsWith('--test-concurrency
 const concurrencyArgs = hasConcurrency ? [] : [`--test-concurrency=${concurrency}`];
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--import', './scripts/fixed-seed.mjs', '--test', ...concurrencyArgs, ...flagArgs, ...files],
+  [
+    '--import',
+    'tsx',
+    '--import',
+    './scripts/fixed-seed.mjs',
+    '--test',
+    ...concurrencyArgs,
+    ...flagArgs,
+    ...files,
+  ],
   {
     stdio: 'inherit',
   },
