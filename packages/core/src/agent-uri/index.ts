@@ -3,4 +3,14 @@ export { AgentUriError, type AgentUriPart } from './errors.js';
 export { formatAgentUri } from './format.js';
 export { normalizeAgentUri, removeDotSegments } from './normalize.js';
 export { type AgentUriResult, hasAgentScheme, isAgentUri, parseAgentUri, tryParseAgentUri } from './parse.js';
-export * from './types.js';
+export {
+  AGENT_TRANSPORTS,
+  type AgentAuthority,
+  type AgentAuthorityParts,
+  type AgentTransport,
+  type AgentUri,
+  type AgentUriParts,
+  type Did,
+  type HostKind,
+  type UnixSocketAddress,
+} from './types.js';

@@ -24,4 +24,15 @@ export {
   type RunOptions,
 } from './scheduler.js';
 export type { CrawlAgentRow, CrawlDocumentRow, CrawlHostRow, CrawlTables } from './tables.js';
-export type * from './types.js';
+export type {
+  AgentSource,
+  CrawledAgent,
+  CrawlSink,
+  DocumentKind,
+  DocumentRecord,
+  DocumentStatus,
+  LivenessResult,
+  OriginCrawl,
+  PreviousDocument,
+  PreviousDocuments,
+} from './types.js';

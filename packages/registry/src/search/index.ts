@@ -25,4 +25,14 @@ export type { LexicalField, LexicalFields, LexicalIndex, LexicalMatch } from './
 export { searchMigrations } from './migrations.js';
 export { createSearchIndex, MAX_TOP, type SearchIndexOptions } from './search-index.js';
 export type { SearchTables, SearchVectorsTable } from './tables.js';
-export type * from './types.js';
+export type {
+  Demotion,
+  EmbedPendingOptions,
+  SearchDocument,
+  SearchHit,
+  SearchIndex,
+  SearchIndexStats,
+  SearchMode,
+  SearchOperation,
+  SearchOptions,
+} from './types.js';
