@@ -13,14 +13,9 @@ export {
   type UseLiteEngine,
   type UseLiteOptions,
 } from '@agentry/embeddings';
+export { DEFAULT_FIELD_WEIGHTS, type FieldWeights } from './lexical/fields.js';
 export { type LexicalQuery, parseLexicalQuery, type QueryClause } from './lexical/query.js';
-export {
-  createSqliteLexicalIndex,
-  DEFAULT_FIELD_WEIGHTS,
-  type FieldWeights,
-  fts5Expression,
-  type LexicalTables,
-} from './lexical/sqlite.js';
+export { createSqliteLexicalIndex, fts5Expression, type LexicalTables } from './lexical/sqlite.js';
 export type { LexicalField, LexicalFields, LexicalIndex, LexicalMatch } from './lexical/types.js';
 export { searchMigrations } from './migrations.js';
 export { createSearchIndex, MAX_TOP, type SearchIndexOptions } from './search-index.js';

@@ -26,35 +26,20 @@
  */
 import type { Kysely, Migration } from 'kysely';
 import { sql } from 'kysely';
+// FIELDS: column names, and the field numbers the search query hands back.
+import {
+  BM25_B as B,
+  DEFAULT_FIELD_WEIGHTS,
+  FIELD_COLUMNS as FIELDS,
+  type FieldWeights,
+  BM25_K1 as K1,
+} from './fields.js';
 import { fts5Idf } from './pruning.js';
 import type { QueryClause } from './query.js';
-import { DEFAULT_FIELD_WEIGHTS, type FieldWeights } from './sqlite.js';
-import type {
-  Executor,
-  FieldMatches,
-  LexicalField,
-  LexicalIndex,
-  LexicalMatch,
-  LexicalSearchOptions,
-} from './types.js';
-
-/** FTS5's BM25 parameters. */
-const K1 = 1.2;
-const B = 0.75;
+import type { Executor, FieldMatches, LexicalIndex, LexicalMatch, LexicalSearchOptions } from './types.js';
 
 /** The text search configuration the migration creates: Snowball English, no stop words. */
 const CONFIG = 'agentry_english';
-
-/** Field order: column names, and the field numbers the search query hands back. */
-const FIELDS: ReadonlyArray<readonly [LexicalField, string]> = [
-  ['name', 'name'],
-  ['description', 'description'],
-  ['tags', 'tags'],
-  ['capabilities', 'capabilities'],
-  ['operationNames', 'operation_names'],
-  ['operationText', 'operation_text'],
-  ['parameters', 'parameters'],
-];
 
 /**
  * The lexical index's tables on PostgreSQL (migration `2026-11-28-100-search-lexical-postgres`): the documents,

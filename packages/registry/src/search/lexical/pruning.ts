@@ -11,10 +11,9 @@
  * gives FTS5's own top `d` exactly whenever the `d`-th of them scores above that ceiling; otherwise the caller
  * ranks every match as before. This is MaxScore's argument (Turtle and Flood, 1995) on FTS5's formula.
  */
+// The ceiling depends only on k1.
+import { BM25_K1 as K1 } from './fields.js';
 import type { QueryClause } from './query.js';
-
-/** FTS5's BM25 parameters (`fts5_aux.c`); the ceiling depends only on k1. */
-const K1 = 1.2;
 
 /** FTS5's inverse document frequency of a phrase matching `matches` of `rows` rows, floored as FTS5 floors it. */
 export function fts5Idf(rows: number, matches: number): number {

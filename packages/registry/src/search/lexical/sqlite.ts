@@ -11,16 +11,11 @@
 
 import type { Migration } from 'kysely';
 import { type Generated, type Kysely, sql } from 'kysely';
+// The FTS5 table's columns, in the order bm25() takes their weights.
+import { FIELD_COLUMNS as COLUMNS, DEFAULT_FIELD_WEIGHTS, type FieldWeights } from './fields.js';
 import { fts5Idf, provesTop, splitClauses } from './pruning.js';
 import type { LexicalQuery, QueryClause } from './query.js';
-import type {
-  Executor,
-  FieldMatches,
-  LexicalField,
-  LexicalIndex,
-  LexicalMatch,
-  LexicalSearchOptions,
-} from './types.js';
+import type { Executor, FieldMatches, LexicalIndex, LexicalMatch, LexicalSearchOptions } from './types.js';
 import {
   frequencyStep,
   rowLength,
@@ -52,33 +47,6 @@ export interface LexicalTables {
 /** Where an agent's row is: public agents and restricted ones are ranked with different statistics. */
 const PUBLIC_TABLE = 'search_lexical';
 const RESTRICTED_TABLE = 'search_lexical_restricted';
-
-/** Column order of the FTS5 table; `bm25()` takes one weight per column in this order. */
-const COLUMNS: ReadonlyArray<readonly [LexicalField, string]> = [
-  ['name', 'name'],
-  ['description', 'description'],
-  ['tags', 'tags'],
-  ['capabilities', 'capabilities'],
-  ['operationNames', 'operation_names'],
-  ['operationText', 'operation_text'],
-  ['parameters', 'parameters'],
-];
-
-export type FieldWeights = Record<LexicalField, number>;
-
-/**
- * How much a match in each field counts. A name or tag is a deliberate label, a description is prose, parameter
- * names are strong hints but short. Tuned on the development benchmarks (docs/search.md).
- */
-export const DEFAULT_FIELD_WEIGHTS: Readonly<FieldWeights> = {
-  name: 6,
-  description: 1.5,
-  tags: 2,
-  capabilities: 2,
-  operationNames: 2,
-  operationText: 1,
-  parameters: 1,
-};
 
 export const sqliteLexicalMigration: Migration = {
   async up(db: Kysely<unknown>): Promise<void> {

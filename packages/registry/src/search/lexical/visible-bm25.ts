@@ -16,12 +16,9 @@
  * slower); lengths come from FTS5's own records of them (`%_docsize`, and the totals in `%_data`).
  */
 import { sql } from 'kysely';
+import { BM25_B as B, BM25_K1 as K1 } from './fields.js';
 import { fts5Idf } from './pruning.js';
 import type { Executor, LexicalMatch } from './types.js';
-
-/** FTS5's BM25 parameters (`fts5_aux.c`). */
-const K1 = 1.2;
-const B = 0.75;
 
 /** What the public table contributes to the statistics. */
 export interface PublicStatistics {
