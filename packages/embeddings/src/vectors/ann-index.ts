@@ -26,7 +26,7 @@
  */
 
 import { topIndices } from './top-k.js';
-import type { MatrixScope } from './vector-matrix.js';
+import { type MatrixScope, quantize, sortedIndexOf } from './vector-matrix.js';
 import { createDotKernel, DOT_STEP, type DotKernel } from './wasm-dot.js';
 
 const PAGE = 65536;
@@ -712,42 +712,6 @@ function storeCentroids(
   for (let c = 0; c < count; c++) {
     scales[c] = quantize(centroids.subarray(c * dims, (c + 1) * dims), ROW_LIMIT, block.rows, c * dims);
   }
-}
-
-/**
- * Writes `vector`, normalised to unit length, into `out` from `offset` as integers whose largest magnitude is
- * `limit`; returns the factor that turns them back (0 for a zero vector). The vector matrix's rule, so that a row
- * scores here exactly as it does there.
- */
-function quantize(vector: Float32Array, limit: number, out: Int8Array | Int16Array, offset: number): number {
-  let squares = 0;
-  let largest = 0;
-  for (const value of vector) {
-    squares += value * value;
-    const magnitude = Math.abs(value);
-    if (magnitude > largest) largest = magnitude;
-  }
-  const norm = Math.sqrt(squares);
-  if (!(norm > 0) || !Number.isFinite(norm)) {
-    out.fill(0, offset, offset + vector.length);
-    return 0;
-  }
-  const factor = limit / largest;
-  for (let i = 0; i < vector.length; i++) out[offset + i] = Math.round(vector[i]! * factor);
-  return largest / norm / limit;
-}
-
-function sortedIndexOf(sorted: Int32Array, value: number): number | undefined {
-  let low = 0;
-  let high = sorted.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >>> 1;
-    const at = sorted[mid]!;
-    if (at === value) return mid;
-    if (at < value) low = mid + 1;
-    else high = mid - 1;
-  }
-  return undefined;
 }
 
 /** A small seeded generator (mulberry32), so a build samples the same rows every time. */

@@ -104,7 +104,7 @@ export class VectorMatrix {
       this.ids.push(id);
       this.slotOf.set(id, slot);
     }
-    const { scale } = quantize(vector, ROW_LIMIT, this.rows, slot * this.dimensions);
+    const scale = quantize(vector, ROW_LIMIT, this.rows, slot * this.dimensions);
     this.scales[slot] = scale;
   }
 
@@ -140,7 +140,7 @@ export class VectorMatrix {
     const count = slots ? slots.length : this.ids.length;
     const scores = queries.map((query) => {
       const quantized = new Int16Array(dims);
-      const { scale } = quantize(query, this.queryLimit, quantized, 0);
+      const scale = quantize(query, this.queryLimit, quantized, 0);
       const sums = this.kernel
         ? this.kernelSums(this.kernel, quantized, slots, count)
         : this.loopSums(quantized, slots, count);
@@ -267,12 +267,12 @@ export class VectorMatrix {
  * Writes `vector`, normalised to unit length, into `out` from `offset` as integers whose largest magnitude is
  * `limit`; returns the factor that turns them back (0 for a zero vector, which then scores 0 against everything).
  */
-function quantize(
+export function quantize(
   vector: Float32Array,
   limit: number,
   out: Int8Array | Int16Array,
   offset: number,
-): { scale: number } {
+): number {
   let squares = 0;
   let largest = 0;
   for (const value of vector) {
@@ -283,14 +283,14 @@ function quantize(
   const norm = Math.sqrt(squares);
   if (!(norm > 0) || !Number.isFinite(norm)) {
     out.fill(0, offset, offset + vector.length);
-    return { scale: 0 };
+    return 0;
   }
   const factor = limit / largest;
   for (let i = 0; i < vector.length; i++) out[offset + i] = Math.round(vector[i]! * factor);
-  return { scale: largest / norm / limit };
+  return largest / norm / limit;
 }
 
-function sortedIndexOf(sorted: Int32Array, value: number): number | undefined {
+export function sortedIndexOf(sorted: Int32Array, value: number): number | undefined {
   let low = 0;
   let high = sorted.length - 1;
   while (low <= high) {
