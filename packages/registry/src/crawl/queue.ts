@@ -2,10 +2,12 @@
  * The crawl queue in the database: hosts with their due times, claimed by a crawler under a lease, completed in one
  * transaction with the documents and agents the crawl saw. A crawler that dies mid-crawl leaves its claims to
  * expire (or to be released by its successor with the same instance id); nothing completed is crawled again before
- * it is due, and nothing claimed is lost.
+ * it is due, and nothing claimed is lost. Several crawlers (replicas on one PostgreSQL database) share the queue:
+ * a claim locks the rows it takes (claim-lock.ts), so that no two crawlers hold one host at once.
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
+import { type ClaimRowLock, claimRowLock } from './claim-lock.js';
 import { packedColumns, unpackRow } from './packed-rows.js';
 import {
   type AgentState,
@@ -27,15 +29,21 @@ const ROWS_PER_STATEMENT = 128;
 
 export class CrawlQueue {
   readonly #shapes = new StatementShapes();
+  readonly #lockRows: ClaimRowLock;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<Database>) {
+    this.#lockRows = claimRowLock(db);
+  }
 
   /** Multi-row statements built anew at every run, because Kysely did not bind their rows' values as expected. */
   get unshapedStatements(): string[] {
     return this.#shapes.unshaped;
   }
 
-  /** Adds origins not already queued, due now. Returns the origins that were new. */
+  /**
+   * Adds origins not already queued, due now. Returns the origins that were new. Origins queued meanwhile by
+   * another crawler (another replica) are left as they are: each origin is added once.
+   */
   async add(origins: readonly string[], addedBy: string, now: string): Promise<string[]> {
     if (origins.length === 0) return [];
     const added: string[] = [];
@@ -67,8 +75,13 @@ export class CrawlQueue {
             }),
           );
         if (rows.length === 0) continue;
-        await trx.insertInto('crawl_hosts').values(rows).execute();
-        added.push(...rows.map((row) => row.origin));
+        const inserted = await trx
+          .insertInto('crawl_hosts')
+          .values(rows)
+          .onConflict((oc) => oc.column('origin').doNothing())
+          .returning('origin')
+          .execute();
+        added.push(...inserted.map((row) => row.origin));
       }
     });
     return added;
@@ -100,7 +113,8 @@ export class CrawlQueue {
   /**
    * Claims up to `limit` hosts: claimed under a lease expired at `now` first (they were due when claimed), then idle
    * ones due by `dueBy`, oldest due first. Two queries rather than one with OR, so that each reads the due index in
-   * order and stops at `limit`: the cost of a claim does not grow with the number of hosts queued.
+   * order and stops at `limit`: the cost of a claim does not grow with the number of hosts queued. Hosts another
+   * crawler is claiming at the same moment are passed over (claim-lock.ts).
    */
   async claim(
     limit: number,
@@ -108,29 +122,32 @@ export class CrawlQueue {
     times: { now: string; dueBy: string; leaseUntil: string },
   ): Promise<ClaimedHost[]> {
     const { now, dueBy, leaseUntil } = times;
+    const lock = this.#lockRows;
     return this.db.transaction().execute(async (trx) => {
-      const expired = await trx
-        .selectFrom('crawl_hosts')
-        .select(['origin', 'failures'])
-        .where('status', '=', 'claimed')
-        .where('claimed_until', '<', now)
-        .orderBy('next_due_at')
-        .orderBy('origin')
-        .limit(limit)
-        .execute();
+      const expired = await lock(
+        trx
+          .selectFrom('crawl_hosts')
+          .select(['origin', 'failures'])
+          .where('status', '=', 'claimed')
+          .where('claimed_until', '<', now)
+          .orderBy('next_due_at')
+          .orderBy('origin')
+          .limit(limit),
+      ).execute();
       const idle =
         expired.length >= limit
           ? []
-          : await trx
-              .selectFrom('crawl_hosts')
-              .select(['origin', 'failures'])
-              .where('status', '=', 'idle')
-              .where('next_due_at', '<=', dueBy)
-              .orderBy('status')
-              .orderBy('next_due_at')
-              .orderBy('origin')
-              .limit(limit - expired.length)
-              .execute();
+          : await lock(
+              trx
+                .selectFrom('crawl_hosts')
+                .select(['origin', 'failures'])
+                .where('status', '=', 'idle')
+                .where('next_due_at', '<=', dueBy)
+                .orderBy('status')
+                .orderBy('next_due_at')
+                .orderBy('origin')
+                .limit(limit - expired.length),
+            ).execute();
       const due = [...expired, ...idle];
       await markClaimed(trx, due, instanceId, leaseUntil);
       return due;
@@ -145,20 +162,22 @@ export class CrawlQueue {
   ): Promise<ClaimedHost[]> {
     if (origins.length === 0) return [];
     const { now, leaseUntil } = times;
+    const lock = this.#lockRows;
     return this.db.transaction().execute(async (trx) => {
-      const free = await trx
-        .selectFrom('crawl_hosts')
-        .select(['origin', 'failures'])
-        .where('origin', 'in', [...origins])
-        .where((eb) =>
-          eb.or([
-            eb('status', '=', 'idle'),
-            eb('claimed_until', '<', now),
-            eb('claimed_by', '=', instanceId),
-          ]),
-        )
-        .orderBy('origin')
-        .execute();
+      const free = await lock(
+        trx
+          .selectFrom('crawl_hosts')
+          .select(['origin', 'failures'])
+          .where('origin', 'in', [...origins])
+          .where((eb) =>
+            eb.or([
+              eb('status', '=', 'idle'),
+              eb('claimed_until', '<', now),
+              eb('claimed_by', '=', instanceId),
+            ]),
+          )
+          .orderBy('origin'),
+      ).execute();
       await markClaimed(trx, free, instanceId, leaseUntil);
       return free;
     });
@@ -176,6 +195,21 @@ export class CrawlQueue {
       query = query.where('origin', 'in', [...origins]);
     }
     await query.execute();
+  }
+
+  /**
+   * Extends this crawler's claims to `leaseUntil`, while it crawls them: a crawl that outlasts a lease keeps its
+   * hosts, and only the claims of a crawler that stopped renewing them (it died, or lost the database) expire.
+   * Returns how many claims it holds.
+   */
+  async renew(instanceId: string, leaseUntil: string): Promise<number> {
+    const result = await this.db
+      .updateTable('crawl_hosts')
+      .set({ claimed_until: leaseUntil })
+      .where('status', '=', 'claimed')
+      .where('claimed_by', '=', instanceId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   /** The crawlers holding claims (their instance ids). */

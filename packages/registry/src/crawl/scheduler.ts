@@ -6,11 +6,12 @@
  * (concurrency/pool.ts), asks the planner what each crawl means (plan.ts) and tells the sink and the queue. See
  * docs/crawler.md.
  */
+import { setMaxListeners } from 'node:events';
 import type { FetchPolicy, SecureFetcher } from '@agentry/client';
 import type { Kysely } from 'kysely';
 import { type BackgroundLoop, startBackgroundLoop } from '../concurrency/background-loop.js';
 import { Limiter } from '../concurrency/limiter.js';
-import { runPool } from '../concurrency/pool.js';
+import { type PoolResult, runPool } from '../concurrency/pool.js';
 import type { Database } from '../db/database.js';
 import { CompletionWriter } from './completions.js';
 import { type HostDetail, type HostStatus, hostDetail, hostStatus } from './host-status.js';
@@ -51,7 +52,11 @@ export interface CrawlerOptions {
   defaultIntervalMs?: number;
   /** Crawls in a row an agent may be missing, or its origin unreachable, before it is tombstoned (default 3). */
   failureThreshold?: number;
-  /** How long a claim holds before another crawler may take the host over (default 5 min). */
+  /**
+   * How long a claim holds before another crawler may take the host over (default 5 min). A crawler renews its
+   * claims every third of it while it crawls them, so only the claims of a crawler that died (or lost the
+   * database) expire; replicas sharing a database take those over once the lease has run out.
+   */
   leaseMs?: number;
   /**
    * Names this crawler's claims. A crawler restarted with the same id takes its unfinished claims back at once;
@@ -154,6 +159,10 @@ export interface Crawler {
   runOnce(options?: RunOptions): Promise<CrawlSummary>;
   /** Keeps crawling in the background until `stop()`. */
   start(options?: { onProgress?: RunOptions['onProgress']; onError?: (error: unknown) => void }): void;
+  /**
+   * Stops the background loop and every run under way, and gives back this crawler's claims, so that another
+   * crawler on the same database (another replica) takes those hosts at once rather than after the lease.
+   */
   stop(): Promise<void>;
   /** Queued hosts in origin order; with `after` and `limit`, one page of them. */
   hosts(page?: { after?: string; limit?: number }): Promise<HostStatus[]>;
@@ -185,6 +194,8 @@ class QueueCrawler implements Crawler {
   readonly #now: () => number;
   #ownClaimsReleased = false;
   #loop: BackgroundLoop | undefined;
+  /** Runs under way: the controller `stop()` aborts each with, and its end. */
+  readonly #runs = new Map<AbortController, Promise<unknown>>();
 
   constructor(private readonly options: CrawlerOptions) {
     this.#queue = new CrawlQueue(options.db);
@@ -215,6 +226,23 @@ class QueueCrawler implements Crawler {
   }
 
   async runOnce(run: RunOptions = {}): Promise<CrawlSummary> {
+    const stopper = new AbortController();
+    // Every request of the run listens to it (concurrency × perOrigin at once).
+    setMaxListeners(0, stopper.signal);
+    const onAbort = () => stopper.abort();
+    run.signal?.addEventListener('abort', onAbort, { once: true });
+    if (run.signal?.aborted) stopper.abort();
+    const running = this.#run({ ...run, signal: stopper.signal });
+    this.#runs.set(stopper, running);
+    try {
+      return await running;
+    } finally {
+      this.#runs.delete(stopper);
+      run.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async #run(run: RunOptions & { signal: AbortSignal }): Promise<CrawlSummary> {
     if (!this.#ownClaimsReleased) {
       // A crawler restarted under the same id resumes its unfinished claims at once.
       await this.#queue.release(this.#settings.instanceId);
@@ -292,15 +320,32 @@ class QueueCrawler implements Crawler {
       });
       return true;
     };
-    const { unfinished, failure } = await runPool({
-      concurrency,
-      take,
-      run: crawl,
-      // Claims keep two crawlers off one host; in a run, so does the pool.
-      key: (claimed) => claimed.origin,
-      perKey: 1,
-      ...(run.signal === undefined ? {} : { signal: run.signal }),
-    });
+    // While the run crawls, its claims are renewed: a host whose crawl outlasts the lease stays this crawler's.
+    const { leaseMs } = this.#settings;
+    const renewal = setInterval(
+      () => {
+        this.#queue.renew(instanceId, new Date(this.#now() + leaseMs).toISOString()).catch(() => {
+          // The database is out of reach: the claims expire, and another crawler takes the hosts over.
+        });
+      },
+      Math.max(1, Math.floor(leaseMs / 3)),
+    );
+    renewal.unref();
+    let pooled: PoolResult<ClaimedCrawl>;
+    try {
+      pooled = await runPool({
+        concurrency,
+        take,
+        run: crawl,
+        // Claims keep two crawlers off one host; in a run, so does the pool.
+        key: (claimed) => claimed.origin,
+        perKey: 1,
+        signal: run.signal,
+      });
+    } finally {
+      clearInterval(renewal);
+    }
+    const { unfinished, failure } = pooled;
     // Stopped: what was claimed but not finished goes back to the queue, due as it was.
     if (unfinished.length > 0)
       await this.#queue.release(
@@ -327,10 +372,14 @@ class QueueCrawler implements Crawler {
 
   async stop(): Promise<void> {
     const loop = this.#loop;
-    if (loop === undefined) return;
     this.#loop = undefined;
-    await loop.stop();
-    await this.#queue.release(this.#settings.instanceId);
+    const runs = [...this.#runs];
+    for (const [stopper] of runs) stopper.abort();
+    await loop?.stop();
+    // A run stopped gives its own claims back as it ends (at its next await: a fetch aborts at once); then whatever
+    // is left of this crawler's claims goes back too.
+    await Promise.allSettled(runs.map(([, running]) => running));
+    if (loop !== undefined || runs.length > 0) await this.#queue.release(this.#settings.instanceId);
   }
 
   async hosts(page: { after?: string; limit?: number } = {}): Promise<HostStatus[]> {

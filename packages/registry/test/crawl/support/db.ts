@@ -1,6 +1,8 @@
 /**
  * A real SQLite file in a temporary directory with the crawl migrations applied, and a sink over the same file:
  * the tests' stand-in for the registry's store, recording every sink call so tests can check what the crawler said.
+ * On PostgreSQL (`crawlDatabases('postgres')`), the crawl's tables are in a fresh database of the local server,
+ * migrated as the registry migrates it and dropped at the end, and the sink keeps its SQLite file.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +12,10 @@ import { Kysely, type Migration, type MigrationProvider, Migrator, SqliteDialect
 import { crawlMigrations } from '../../../src/crawl/migrations.js';
 import type { CrawledAgent, CrawlSink, LivenessResult } from '../../../src/crawl/types.js';
 import type { Database as RegistryDatabase } from '../../../src/db/database.js';
+import type { DialectName } from '../../../src/db/dialect.js';
+import { openDatabase } from '../../../src/db/open.js';
 import { countingDatabase } from '../../../src/db/statement-cache.js';
+import { freshPostgresDatabase } from '../../db/postgres-fixture.js';
 
 export interface TestDatabase {
   path: string;
@@ -50,6 +55,46 @@ export async function openTestDatabase(existing?: string): Promise<TestDatabase>
     async remove() {
       await close();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A database for each test of a suite, on one dialect; `close` ends them all (drops the PostgreSQL database). */
+export interface CrawlDatabases {
+  readonly dialect: DialectName;
+  /** A database with empty crawl tables and a new sink. */
+  fresh(): Promise<TestDatabase>;
+  /** On PostgreSQL: `postgres://…` of the database, for other crawlers (replicas) to open. */
+  readonly url?: string;
+  close(): Promise<void>;
+}
+
+const CRAWL_TABLES = ['crawl_agents', 'crawl_bodies', 'crawl_documents', 'crawl_hosts'] as const;
+
+export async function crawlDatabases(dialect: DialectName): Promise<CrawlDatabases> {
+  if (dialect === 'sqlite') return { dialect, fresh: () => openTestDatabase(), close: async () => {} };
+  const server = await freshPostgresDatabase();
+  let opened: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    opened = await openDatabase({ url: server.url });
+  } catch (error) {
+    await server.drop();
+    throw error;
+  }
+  const { db } = opened;
+  return {
+    dialect,
+    url: server.url,
+    async fresh() {
+      // One database for the suite, emptied for each test: creating and migrating one per test costs more than
+      // the tests themselves.
+      for (const table of CRAWL_TABLES) await db.deleteFrom(table).execute();
+      const sinkFile = await openTestDatabase();
+      return { ...sinkFile, db };
+    },
+    async close() {
+      await opened.close();
+      await server.drop();
     },
   };
 }
