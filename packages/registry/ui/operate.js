@@ -49,7 +49,7 @@ export async function operateView() {
     h('section', { 'aria-labelledby': 'audit-title' }, h('h2', { id: 'audit-title' }, 'Audit log'), audit),
   );
   setStatus('');
-  await Promise.all([loadHosts(hosts), loadAuditViews(tokens, audit, flagged)]);
+  await Promise.all([loadHosts(hosts), loadTokens(tokens), loadAuditViews(audit, flagged)]);
 }
 
 function table(caption, headings, rows) {
@@ -147,18 +147,17 @@ async function loadHosts(container, note = '') {
   );
 }
 
-async function loadAuditViews(tokens, audit, flagged) {
+async function loadAuditViews(audit, flagged) {
   let entries;
   try {
     ({
       body: { entries },
     } = await api('/admin/audit?limit=500'));
   } catch (error) {
-    for (const node of [tokens, audit, flagged])
+    for (const node of [audit, flagged])
       node.replaceChildren(h('p', { class: 'error' }, `Needs an admin token: ${error.message}`));
     return;
   }
-  showTokens(tokens, entries);
   showFlagged(flagged, entries);
   audit.replaceChildren(
     table(
@@ -181,11 +180,15 @@ async function loadAuditViews(tokens, audit, flagged) {
   );
 }
 
-function showTokens(container, entries) {
-  const revoked = new Set(
-    entries.filter((entry) => entry.action === 'token.revoke').map((entry) => entry.target),
-  );
-  const live = entries.filter((entry) => entry.action === 'token.create' && !revoked.has(entry.target));
+/** The live tokens (GET /admin/tokens), a form to make one, and a button to revoke each. */
+async function loadTokens(container) {
+  let list;
+  try {
+    ({ body: list } = await api('/admin/tokens?limit=1000'));
+  } catch (error) {
+    container.replaceChildren(h('p', { class: 'error' }, `Needs an admin token: ${error.message}`));
+    return;
+  }
   const role = h(
     'select',
     { id: 'token-role', 'aria-label': 'Role' },
@@ -223,6 +226,7 @@ function showTokens(container, entries) {
     if (publisher.value.trim()) spec.publisher = publisher.value.trim();
     try {
       const { body } = await api('/admin/tokens', { json: spec });
+      rows.prepend(tokenRow(body));
       created.replaceChildren(
         h('p', {}, `Token ${body.id} created. Its secret is shown once:`),
         h('pre', { class: 'document secret', tabindex: '0' }, body.token),
@@ -236,32 +240,42 @@ function showTokens(container, entries) {
     try {
       await api(`/admin/tokens/${encodeURIComponent(id)}`, { method: 'DELETE' });
       button.closest('tr').remove();
+      created.replaceChildren(h('p', {}, `Token ${id} revoked.`));
     } catch (error) {
       button.replaceWith(h('span', { class: 'error' }, error.message));
     }
   };
+  const tokenRow = (token) => {
+    const button = h('button', { type: 'button', class: 'small danger' }, 'Revoke');
+    button.addEventListener('click', () => revoke(token.id, button));
+    return h(
+      'tr',
+      { 'data-token': token.id },
+      h('td', {}, h('code', {}, token.id)),
+      h('td', {}, token.role),
+      h('td', {}, token.publisher ?? ''),
+      h('td', {}, (token.groups ?? []).join(', ')),
+      h('td', {}, when(token.created_at)),
+      h('td', {}, token.role === 'admin' ? '' : button),
+    );
+  };
+  const tokensTable = table(
+    'Live tokens',
+    ['Id', 'Role', 'Publisher', 'Groups', 'Created', ''],
+    list.tokens.map(tokenRow),
+  );
+  const rows = tokensTable.querySelector('tbody');
   container.replaceChildren(
     form,
     created,
-    h('p', { class: 'hint' }, 'Tokens created in the last 500 audit entries and not revoked since:'),
-    table(
-      'Tokens',
-      ['Id', 'Role', 'Publisher', 'Groups', 'Created', ''],
-      live.map((entry) => {
-        const button = h('button', { type: 'button', class: 'small danger' }, 'Revoke');
-        button.addEventListener('click', () => revoke(entry.target, button));
-        return h(
-          'tr',
-          { 'data-token': entry.target },
-          h('td', {}, h('code', {}, entry.target)),
-          h('td', {}, entry.details?.role ?? ''),
-          h('td', {}, entry.details?.publisher ?? ''),
-          h('td', {}, (entry.details?.groups ?? []).join(', ')),
-          h('td', {}, when(entry.at)),
-          h('td', {}, entry.target === 'admin' ? '' : button),
-        );
-      }),
+    h(
+      'p',
+      { class: 'hint' },
+      list.next_before
+        ? 'The 1,000 newest live tokens (the API pages through the rest: GET /admin/tokens?before=…):'
+        : 'Live tokens, newest first (the secret of each was shown once, when it was made):',
     ),
+    tokensTable,
   );
 }
 

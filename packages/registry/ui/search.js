@@ -1,19 +1,17 @@
-// The search page (/?q=…&tags=…): plain-language search, filters with counts, why each agent matched, pages.
+// The search page (/?q=…&tags=…&source=…&format=…): plain-language search, filters with counts, why each agent matched, pages.
 // Everything the page shows comes from the URL, so a search can be shared, reloaded and gone back to.
 import { agentPath, api, nextCursor } from './api.js';
 import { currentTurn, h, setStatus, showView, stillCurrent } from './dom.js';
 
 const PAGE_SIZE = 20;
-/** Facets that filter (their API parameter) and facets that only count. */
+/** The facets (their key in GET /facets, their label, and the GET /agents parameter that filters by them). */
 const FILTER_FACETS = [
   ['tags', 'Tags', 'tags'],
   ['capabilities', 'Capabilities', 'capabilities'],
   ['languages', 'Languages', 'language'],
   ['status', 'Status', 'status'],
-];
-const COUNT_FACETS = [
-  ['sources', 'Source'],
-  ['formats', 'Published as'],
+  ['sources', 'Source', 'source'],
+  ['formats', 'Published as', 'format'],
 ];
 const FILTER_PARAMS = FILTER_FACETS.map(([, , param]) => param);
 
@@ -212,29 +210,6 @@ function facetLists(body, params, navigate) {
             h('span', { class: 'count' }, String(count)),
           );
         }),
-      ),
-    );
-  }
-  for (const [key, label] of COUNT_FACETS) {
-    const values = body.facets?.[key] ?? [];
-    if (values.length === 0) continue;
-    groups.push(
-      h(
-        'div',
-        { class: 'facet', 'data-facet': key },
-        h('p', { class: 'facet-title' }, label),
-        h(
-          'ul',
-          {},
-          values.map(({ value, count }) =>
-            h(
-              'li',
-              { class: 'facet-value' },
-              h('span', {}, value),
-              h('span', { class: 'count' }, String(count)),
-            ),
-          ),
-        ),
       ),
     );
   }

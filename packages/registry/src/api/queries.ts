@@ -17,6 +17,8 @@ export const DEFAULT_TOP = 10;
 export const MAX_QUERY_CHARS = 2000;
 
 const MODES: readonly SearchMode[] = ['hybrid', 'lexical', 'semantic'];
+/** How a description may have arrived: the values of the `source` filter. */
+const SOURCE_ARRIVALS = ['registered', 'crawled', 'imported'] as const;
 const LIST_PARAMETERS = queryParameters('listAgents');
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; response: Response };
@@ -31,7 +33,7 @@ export interface ListQuery {
   updatedSince?: string;
 }
 
-/** GET /agents?capabilities=&tags=&language=&status=&q=&mode=&limit=&cursor=&updated_since= */
+/** GET /agents?capabilities=&tags=&language=&status=&source=&format=&q=&mode=&limit=&cursor=&updated_since= */
 export function readListQuery(url: URL): Checked<ListQuery> {
   const params = url.searchParams;
   for (const name of new Set(params.keys())) {
@@ -53,10 +55,17 @@ export function readListQuery(url: URL): Checked<ListQuery> {
     tags: many('tags'),
     languages: many('language'),
   };
-  for (const name of ['capabilities', 'tags', 'language', 'status']) {
+  for (const name of ['capabilities', 'tags', 'language', 'status', 'source', 'format']) {
     const tooMany = filterListDetail(name, many(name));
     if (tooMany !== undefined) return fail(tooMany, name);
   }
+  const sources = many('source').map((value) => value.toLowerCase());
+  const unknownSource = sources.find((value) => !(SOURCE_ARRIVALS as readonly string[]).includes(value));
+  if (unknownSource !== undefined)
+    return fail(`"source" is one of ${SOURCE_ARRIVALS.join(', ')}; got "${unknownSource}".`, 'source');
+  if (sources.length > 0) filters.sources = sources;
+  const formats = many('format');
+  if (formats.length > 0) filters.formats = formats;
   const statuses = statusWords(many('status'));
   if (!statuses.ok) return fail(statuses.detail, 'status');
   filters.status = statuses.words;

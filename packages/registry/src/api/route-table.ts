@@ -89,6 +89,27 @@ const listParameter = (name: string, description: string): JsonObject => ({
   explode: true,
 });
 
+/** Filters that match any of their values: an entry with a description that arrived that way, or in that format. */
+const SOURCE_FILTER: JsonObject = {
+  name: 'source',
+  in: 'query',
+  description:
+    'How a description of the agent arrived (any of): registered through the API, crawled from its host, imported from another registry. Comma-separated or repeated.',
+  schema: { type: 'array', items: { type: 'string', enum: ['registered', 'crawled', 'imported'] } },
+  style: 'form',
+  explode: true,
+};
+
+const FORMAT_FILTER: JsonObject = {
+  name: 'format',
+  in: 'query',
+  description:
+    'A format a description of the agent was read in (any of), as `GET /facets` names them (e.g. aidip, a2a, mcp). Comma-separated or repeated.',
+  schema: { type: 'array', items: { type: 'string' } },
+  style: 'form',
+  explode: true,
+};
+
 const limitParameter = (maximum: number, defaultValue: number, description?: string): JsonObject => ({
   name: 'limit',
   in: 'query',
@@ -141,6 +162,8 @@ const TABLE = {
         'status',
         'Lifecycle statuses to include (any of): any AIDIP status word, e.g. active, deprecated, maintenance; case is ignored.',
       ),
+      SOURCE_FILTER,
+      FORMAT_FILTER,
       {
         name: 'q',
         in: 'query',
@@ -241,6 +264,8 @@ const TABLE = {
       listParameter('tags', 'Tags the agents must have.'),
       listParameter('language', 'Languages the agents must support.'),
       listParameter('status', 'Lifecycle statuses to include (any of).'),
+      SOURCE_FILTER,
+      FORMAT_FILTER,
       limitParameter(100, 20, 'Values per facet.'),
     ],
     responses: { '200': { description: 'The counts.', content: json(ref('Facets')) } },
@@ -466,6 +491,25 @@ const TABLE = {
     summary: 'Create an API token (admin)',
     body: 'TokenRequest',
     responses: { '201': { description: 'The token, shown this once.', content: json(ref('Token')) } },
+    problems: [400],
+  }),
+  listTokens: api({
+    method: 'GET',
+    path: '/admin/tokens',
+    access: ADMIN,
+    tag: 'administration',
+    summary:
+      'The live API tokens, newest first: id, role, publisher, groups, when made; never the secret (admin)',
+    parameters: [
+      limitParameter(1000, 100),
+      {
+        name: 'before',
+        in: 'query',
+        description: 'Tokens made before this one (a token id: `next_before` of the previous page).',
+        schema: { type: 'string' },
+      },
+    ],
+    responses: { '200': { description: 'A page of tokens.', content: json(ref('TokenList')) } },
     problems: [400],
   }),
   revokeToken: api({

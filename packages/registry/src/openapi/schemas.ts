@@ -520,6 +520,27 @@ export const COMPONENT_SCHEMAS = named({
       created_at: { type: 'string', format: 'date-time' },
     },
   },
+  TokenList: {
+    type: 'object',
+    required: ['tokens'],
+    properties: {
+      tokens: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'role', 'publisher', 'groups', 'created_at'],
+          properties: {
+            id: { type: 'string' },
+            role: { type: 'string', enum: ['admin', 'publisher', 'client'] },
+            publisher: { type: ['string', 'null'] },
+            groups: strings,
+            created_at: { type: 'string', format: 'date-time' },
+          },
+        },
+      },
+      next_before: { type: 'string', description: 'Pass as `before` for the next (older) page.' },
+    },
+  },
   Facets: {
     type: 'object',
     required: ['total', 'facets'],

@@ -15,6 +15,10 @@ export interface AgentFilters {
   languages?: readonly string[];
   /** Any of these statuses. */
   status?: readonly RecordStatus[];
+  /** Any of these ways a description arrived (`registered`, `crawled`, `imported`): an entry with such a source. */
+  sources?: readonly string[];
+  /** Any of these formats: an entry with a description read in one of them. */
+  formats?: readonly string[];
 }
 
 /** The stored, comparable form of a filter value. */
@@ -34,7 +38,9 @@ export function hasFilters(filters: AgentFilters): boolean {
     (filters.capabilities?.length ?? 0) > 0 ||
     (filters.tags?.length ?? 0) > 0 ||
     (filters.languages?.length ?? 0) > 0 ||
-    (filters.status?.length ?? 0) > 0
+    (filters.status?.length ?? 0) > 0 ||
+    (filters.sources?.length ?? 0) > 0 ||
+    (filters.formats?.length ?? 0) > 0
   );
 }
 
@@ -107,6 +113,21 @@ export function filterConditions(filters: AgentFilters): Array<(eb: AgentsScope)
   for (const value of unique(filters.languages)) requireValue('agent_languages', value);
   const statuses = [...new Set(filters.status ?? [])];
   if (statuses.length > 0) conditions.push((eb) => eb('agents.status', 'in', statuses));
+  const anySource = (column: 'arrival' | 'format', values: string[]): void => {
+    if (values.length === 0) return;
+    conditions.push((eb) =>
+      eb(
+        'agents.id',
+        'in',
+        eb
+          .selectFrom('agent_sources')
+          .select('agent_sources.agent_id')
+          .where(`agent_sources.${column}`, 'in', values),
+      ),
+    );
+  };
+  anySource('arrival', unique(filters.sources));
+  anySource('format', unique(filters.formats));
   return conditions;
 }
 

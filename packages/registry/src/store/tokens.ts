@@ -134,6 +134,34 @@ export class TokenStore {
     });
   }
 
+  /**
+   * Live tokens (the admin token among them), newest first, at most `limit`; with `before` (a token id), those
+   * made before it. What a token can do is listed, never the token itself: the store has only its hash.
+   */
+  async list(options: { limit: number; before?: string }): Promise<TokenInfo[]> {
+    let query = this.#db.selectFrom('tokens').selectAll().where('revoked_at', 'is', null);
+    if (options.before !== undefined) {
+      const from = await this.#db
+        .selectFrom('tokens')
+        .select(['created_at', 'id'])
+        .where('id', '=', options.before)
+        .executeTakeFirst();
+      if (from === undefined) return [];
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '<', from.created_at),
+          eb.and([eb('created_at', '=', from.created_at), eb('id', '<', from.id)]),
+        ]),
+      );
+    }
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(options.limit)
+      .execute();
+    return rows.map(infoFromRow);
+  }
+
   async get(id: string): Promise<TokenInfo | undefined> {
     const row = await this.#db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst();
     return row === undefined ? undefined : infoFromRow(row);

@@ -189,10 +189,37 @@ describe('admin', () => {
       201,
     );
 
+    // Listed, newest first, with what it may do and never its secret.
+    const listed = asObject((await r.request('/admin/tokens', { token: r.admin })).json);
+    const tokens = asArray(listed['tokens']);
+    assert.deepEqual(tokens[0], {
+      id: body['id'],
+      role: 'publisher',
+      publisher: 'acme',
+      groups: ['finance'],
+      created_at: body['created_at'],
+    });
+    assert.ok(tokens.some((item) => item['id'] === 'admin' && item['role'] === 'admin'));
+    assert.ok(!JSON.stringify(listed).includes(token));
+    const first = asObject((await r.request('/admin/tokens?limit=1', { token: r.admin })).json);
+    assert.equal(first['next_before'], body['id']);
+    const rest = asObject(
+      (await r.request(`/admin/tokens?limit=1000&before=${body['id']}`, { token: r.admin })).json,
+    );
+    assert.deepEqual(
+      asArray(rest['tokens']).map((item) => item['id']),
+      tokens.slice(1).map((item) => item['id']),
+    );
+    assert.equal((await r.request('/admin/tokens?limit=0', { token: r.admin })).status, 400);
+
     assert.equal(
       (await r.request(`/admin/tokens/${body['id']}`, { method: 'DELETE', token: r.admin })).status,
       204,
     );
+    const remaining = asArray(
+      asObject((await r.request('/admin/tokens', { token: r.admin })).json)['tokens'],
+    );
+    assert.ok(!remaining.some((item) => item['id'] === body['id']), 'a revoked token is not listed');
     assert.equal(
       (await r.request(`/admin/tokens/${body['id']}`, { method: 'DELETE', token: r.admin })).status,
       404,
@@ -222,6 +249,7 @@ describe('admin', () => {
     const client = (await r.token('client')).token;
     for (const [path, method] of [
       ['/admin/tokens', 'POST'],
+      ['/admin/tokens', 'GET'],
       ['/admin/tokens/x', 'DELETE'],
       ['/admin/audit', 'GET'],
       ['/metrics', 'GET'],

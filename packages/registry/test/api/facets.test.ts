@@ -102,6 +102,44 @@ describe('GET /facets', () => {
     assert.deepEqual((await facets('?tags=nlp')).total, 5);
   });
 
+  test('source and format filter the counts and the listing (any of their values)', async () => {
+    const card = {
+      name: 'Tide Tables',
+      description: 'Tide times for harbours.',
+      version: '1.0.0',
+      protocolVersion: '0.3.0',
+      url: 'https://tides.example.com/a2a',
+      preferredTransport: 'JSONRPC',
+      capabilities: {},
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['application/json'],
+      skills: [{ id: 'tides', name: 'Tides', description: 'Tide times.', tags: ['tides'] }],
+    };
+    const created = await r.request('/agents', { token: acme, body: card });
+    assert.equal(created.status, 201, created.text);
+    const a2a = await facets('?format=a2a');
+    assert.equal(a2a.total, 1);
+    assert.deepEqual(a2a.facets['formats'], [{ value: 'a2a', count: 1 }]);
+    assert.equal((await facets('?format=a2a,aidip')).total, (await facets()).total);
+    assert.equal((await facets('?source=crawled')).total, 0);
+    assert.equal((await facets('?source=registered')).total, (await facets()).total);
+    const listed = await r.request('/agents?format=A2A&source=registered');
+    assert.equal(listed.status, 200, listed.text);
+    assert.deepEqual(
+      (listed.json as Array<{ name: string }>).map((agent) => agent.name),
+      ['Tide Tables'],
+    );
+    const searched = await r.request('/agents?q=tide+times&format=aidip');
+    assert.equal(searched.status, 200, searched.text);
+    assert.deepEqual(searched.json, []);
+    const bad = await r.request('/agents?source=mailed');
+    assert.equal(bad.status, 400);
+    assert.equal(
+      (bad.json as { detail: string }).detail,
+      '"source" is one of registered, crawled, imported; got "mailed".',
+    );
+  });
+
   test('an unknown parameter or a bad limit is a 400 that names it', async () => {
     const unknown = await r.request('/facets?q=weather');
     assert.equal(unknown.status, 400);

@@ -57,7 +57,7 @@ describe('the app made from the route table', () => {
       ['/openapi.json', 'GET, HEAD'],
       ['/healthz', 'GET, HEAD'],
       ['/metrics', 'GET, HEAD'],
-      ['/admin/tokens', 'POST'],
+      ['/admin/tokens', 'GET, POST, HEAD'],
       ['/admin/tokens/x', 'DELETE'],
       ['/admin/audit', 'GET, HEAD'],
       ['/hosts', 'GET, POST, HEAD'],

@@ -170,7 +170,7 @@ describe('gateway, resolution and system endpoints', () => {
       ['/agents/echo', 'POST', 'GET, PUT, DELETE, HEAD'],
       ['/agents/search', 'GET', undefined],
       ['/resolve', 'GET', 'POST'],
-      ['/admin/tokens', 'GET', 'POST'],
+      ['/admin/tokens', 'PUT', 'GET, POST, HEAD'],
     ] as const) {
       const answer = await r.request(path, { method });
       if (allow === undefined) {
@@ -232,6 +232,7 @@ describe('gateway, resolution and system endpoints', () => {
       'GET /metrics',
       'GET /openapi.json',
       'POST /admin/tokens',
+      'GET /admin/tokens',
       'DELETE /admin/tokens/{id}',
       'GET /admin/audit',
     ]) {

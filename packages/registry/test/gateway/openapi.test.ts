@@ -37,6 +37,7 @@ const ROUTES = [
   'POST /admin/tokens',
   'DELETE /admin/tokens/{id}',
   'GET /admin/audit',
+  'GET /admin/tokens',
   'GET /openapi.json',
   'GET /readyz',
   'GET /healthz',

@@ -117,9 +117,23 @@ describe('the web app', () => {
     // The facet counts the agents with each tag; ticking one filters, and the URL says so.
     const nlp = page.locator('[data-facet="tags"] .facet-value', { hasText: 'nlp' });
     assert.equal(await nlp.locator('.count').textContent(), '1');
+    assert.equal(
+      await page
+        .locator('[data-facet="formats"] .facet-value', { hasText: 'a2a' })
+        .locator('.count')
+        .textContent(),
+      '1',
+    );
+    await page.locator('[data-facet="sources"] .facet-value', { hasText: 'registered' }).waitFor();
     await nlp.locator('input').check();
     await page.waitForURL(/tags=nlp/);
     await page.locator('#results > li').nth(1).waitFor({ state: 'detached' });
+    assert.deepEqual(await resultIds(), ['translator']);
+    // How descriptions arrived and the formats they were read in filter too (any of their values).
+    const aidip = page.locator('[data-facet="formats"] .facet-value', { hasText: 'aidip' });
+    await aidip.locator('input').check();
+    await page.waitForURL(/format=aidip/);
+    await page.locator('.active-filters', { hasText: 'Published as: aidip' }).waitFor();
     assert.deepEqual(await resultIds(), ['translator']);
 
     await page.click('#results a.open');
@@ -327,7 +341,7 @@ describe('the web app', () => {
     await page.locator('#results > li[data-agent-id="secret"]').waitFor({ state: 'detached' });
   });
 
-  test('the operator console: crawl queue, tokens, flagged agents and the audit log with an admin token', async () => {
+  test('the operator console: crawl queue, tokens (create, list, revoke), flagged agents and the audit log with an admin token', async () => {
     await page.goto(`${registry.url}/app/operate`);
     await page.locator('main', { hasText: 'needs an admin token' }).waitFor();
     await useToken(registry.admin);
@@ -344,6 +358,18 @@ describe('the web app', () => {
       body: aidipAgent({ id: 'globex-agent', name: 'Globex Agent' }),
     });
     assert.equal(check.status, 201, check.text);
+    // The new token is listed (GET /admin/tokens) beside the admin's; revoking it takes its access away.
+    const row = page.locator('#tokens tr', { hasText: 'globex' });
+    await row.waitFor();
+    await page.locator('#tokens tr[data-token="admin"]').waitFor();
+    page.once('dialog', (dialog) => dialog.accept());
+    await row.locator('button:has-text("Revoke")').click();
+    await row.waitFor({ state: 'detached' });
+    const revoked = await registry.request('/agents', {
+      token: secret,
+      body: aidipAgent({ id: 'globex-agent-2', name: 'Globex Agent 2' }),
+    });
+    assert.equal(revoked.status, 401, revoked.text);
     await page.click('#hosts button:has-text("Add and crawl")');
     await page.fill('#host-origin', 'https://agents.example.org');
     await page.click('#hosts button:has-text("Add and crawl")');

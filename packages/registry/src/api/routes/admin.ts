@@ -1,4 +1,4 @@
-/** Administration (admin token only): API tokens and the audit log. */
+/** Administration (admin token only): API tokens (create, list, revoke) and the audit log. */
 import type { JsonValue } from '@agentry/core';
 import { actorOf } from '../../access/callers.js';
 import type { TokenRole } from '../../store/schema.js';
@@ -14,7 +14,7 @@ const ROLES: readonly TokenRole[] = ['publisher', 'client'];
 
 export function adminHandlers(
   services: RegistryServices,
-): RouteHandlers<'createToken' | 'revokeToken' | 'readAudit'> {
+): RouteHandlers<'createToken' | 'listTokens' | 'revokeToken' | 'readAudit'> {
   const { store, settings } = services;
 
   return {
@@ -37,6 +37,30 @@ export function adminHandlers(
         },
         201,
       );
+    },
+
+    listTokens: async (c) => {
+      const params = new URL(c.req.url).searchParams;
+      const known = queryParameters('listTokens');
+      const unknown = [...params.keys()].find((name) => !known.includes(name));
+      if (unknown !== undefined)
+        return invalidInput(`Unknown query parameter "${unknown}"; this endpoint takes ${known.join(', ')}.`);
+      const limit = params.get('limit') === null ? 100 : Number(params.get('limit'));
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+        return invalidInput('"limit" must be an integer from 1 to 1000.');
+      const before = params.get('before') ?? undefined;
+      const tokens = await store.tokens.list({ limit, ...(before === undefined ? {} : { before }) });
+      const last = tokens[tokens.length - 1];
+      return jsonResponse({
+        tokens: tokens.map((info) => ({
+          id: info.id,
+          role: info.role,
+          publisher: info.publisher ?? null,
+          groups: info.groups,
+          created_at: info.createdAt,
+        })),
+        ...(tokens.length === limit && last !== undefined ? { next_before: last.id } : {}),
+      });
     },
 
     revokeToken: async (c) => {
