@@ -248,12 +248,30 @@ function provenanceSection(sources) {
                 source.verified
                   ? h('span', { class: 'badge ok' }, 'verified')
                   : h('span', { class: 'badge' }, 'not verified'),
-                source.signature ? ` · signature ${source.signature}` : '',
+                ' ',
+                signatureBadge(source),
               ),
             ),
           ),
         ),
   ];
+}
+
+/** The source's signature: checked and valid, failed, present but unchecked, or none. */
+function signatureBadge(source) {
+  const label = {
+    verified: ['badge ok', 'signature verified'],
+    failed: ['badge warn', 'signature failed'],
+    unchecked: ['badge', 'signed, not checked'],
+    none: ['badge', 'unsigned'],
+  }[source.signature];
+  if (!label) return undefined;
+  return h(
+    'span',
+    { class: 'signature', 'data-signature': source.signature },
+    h('span', { class: label[0] }, label[1]),
+    source.signature_detail ? h('span', { class: 'hint' }, ` ${source.signature_detail}`) : undefined,
+  );
 }
 
 function formatsSection(agent) {

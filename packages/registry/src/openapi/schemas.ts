@@ -166,7 +166,7 @@ export const COMPONENT_SCHEMAS = named({
   },
   AgentSource: {
     type: 'object',
-    required: ['format', 'arrived', 'by', 'at', 'verified'],
+    required: ['format', 'arrived', 'by', 'at', 'verified', 'signature'],
     properties: {
       format: { type: 'string' },
       url: { type: 'string', description: 'Where it was read; absent for a description posted to the API.' },
@@ -177,6 +177,13 @@ export const COMPONENT_SCHEMAS = named({
         type: 'boolean',
         description: "Vouched for by the agent's side (its own origin served it, or its signature checked).",
       },
+      signature: {
+        type: 'string',
+        enum: ['verified', 'failed', 'unchecked', 'none'],
+        description:
+          "The description's signature: checked and valid, checked and failed, present but not checked, or none.",
+      },
+      signature_detail: { type: 'string', description: 'What the signature check found.' },
     },
   },
   Quality: {

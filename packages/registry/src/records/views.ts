@@ -179,7 +179,8 @@ function addRegistryMembers(out: JsonObject, record: RegistryRecord): void {
 
 /**
  * Where the entry's descriptions came from, primary first: one item per document, with how it arrived, who
- * brought it, when, and whether the registry can vouch for it (docs/registry.md, "Identity").
+ * brought it, when, whether the registry can vouch for it (docs/registry.md, "Identity"), and its signature's
+ * status.
  */
 function sourcesJson(sources: readonly AgentSource[]): JsonObject[] {
   return sources.flatMap((source) =>
@@ -190,11 +191,26 @@ function sourcesJson(sources: readonly AgentSource[]): JsonObject[] {
         by: source.by,
         at: document.at,
         verified: source.verified,
+        signature: signatureStatus(source),
       };
+      const detail = source.agent.provenance?.signature?.detail;
+      if (detail !== undefined) item['signature_detail'] = detail;
       if (document.url !== undefined) item['url'] = document.url;
       return item;
     }),
   );
+}
+
+/**
+ * Whether this source's description was signed, and if so whether the signature checked: `verified`, `failed`,
+ * `unchecked` (signed, not verified), or `none` (no signature).
+ */
+function signatureStatus(source: AgentSource): 'verified' | 'failed' | 'unchecked' | 'none' {
+  const signature = source.agent.provenance?.signature;
+  if (signature === undefined) return 'none';
+  if (signature.verified === true) return 'verified';
+  if (signature.verified === false) return 'failed';
+  return 'unchecked';
 }
 
 function qualityJson(record: RegistryRecord): JsonObject {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createSecureFetcher } from '@agentry/client';
 import { type Agent, codecs, type FormatName, type JsonObject } from '@agentry/core';
-import { crawledId as crawledIdOf } from '../../src/index.js';
+import { crawledId as crawledIdOf } from '../../src/crawler.js';
 import { type Fleet, startFleet } from '../crawl/support/fleet.js';
 import { type Answer, aidipAgent, asArray, asObject, startRegistry, type TestRegistry } from '../support.js';
 
@@ -110,6 +110,8 @@ describe('one agent, one entry', () => {
       ],
     );
     for (const source of sources) assert.match(String(source['at']), /^\d{4}-\d\d-\d\dT/);
+    // Neither description is signed: each source says so (a signed one says whether its signature checked).
+    for (const source of sources) assert.equal(source['signature'], 'none');
     // The card has no place for schemas; the entry keeps the WoA document's.
     const operations = asArray(asObject(entry.json)['operations']);
     assert.deepEqual(asObject(operations[0]?.['inputs'])['required'], ['city']);

@@ -1,7 +1,7 @@
 /**
  * The registry the web app's browser test and its screenshots use: a real registry on loopback with a translator
  * served by a real agent behind the gateway (an operation whose input has a string, an enum, a boolean and a
- * number), a weather agent, a tide agent registered as an A2A card, an agent whose description carries HTML, one the safety scan flags, 25 fillers (two
+ * number), a weather agent, a tide agent registered as a signed A2A card, an agent whose description carries HTML, one the safety scan flags, 25 fillers (two
  * pages of results) and one restricted to the group `team`.
  */
 import assert from 'node:assert/strict';
@@ -107,6 +107,7 @@ export async function startDemoRegistry(): Promise<DemoRegistry> {
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['application/json'],
     skills: [{ id: 'tides', name: 'Tides', description: 'Tide times for a harbour.', tags: ['tides'] }],
+    signatures: [{ protected: 'eyJhbGciOiJFUzI1NiJ9', signature: 'c2lnbmF0dXJl' }],
   });
   for (let i = 0; i < 25; i++)
     await register(aidipAgent({ id: `filler-${String(i).padStart(2, '0')}`, name: `Filler ${i}` }));

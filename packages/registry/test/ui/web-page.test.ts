@@ -143,6 +143,7 @@ describe('the web app', () => {
     assert.match(about, /acme/);
     assert.match(about, /registered aidip/);
     assert.match(about, /not verified/);
+    assert.match(about, /unsigned/);
     // The input schema reads as fields, not JSON.
     const fields = await page.locator('.operation .fields .field-name').allTextContents();
     assert.deepEqual(fields.slice(0, 4), ['text', 'target', 'formal', 'copies']);
@@ -294,6 +295,16 @@ describe('the web app', () => {
   test('a flagged agent shows its flags and why', async () => {
     await page.goto(`${registry.url}/app/agents/pushy`);
     await page.locator('.flags', { hasText: /Ignore all previous instructions/i }).waitFor();
+  });
+
+  test("provenance shows each source's signature: a signed A2A card's is there but not checked", async () => {
+    await page.goto(`${registry.url}/?q=tide+times+harbours`);
+    await page.locator('#results > li', { hasText: 'Tide Tables' }).locator('a.open').click();
+    await page.locator('h1', { hasText: /^Tide Tables$/ }).waitFor();
+    const source = page.locator('.sources li').first();
+    assert.match((await source.textContent()) ?? '', /registered a2a/);
+    await source.locator('[data-signature="unchecked"]', { hasText: 'signed, not checked' }).waitFor();
+    assert.match((await source.textContent()) ?? '', /not verified/);
   });
 
   test('resolve → the exact call → try the chosen agent', async () => {
