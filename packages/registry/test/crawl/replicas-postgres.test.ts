@@ -20,7 +20,7 @@ import { type OpenedDatabase, openDatabase } from '../../src/db/open.js';
 import { freshPostgresDatabase, type TestPostgres } from '../db/postgres-fixture.js';
 import { SqliteSink } from './support/db.js';
 import { emittedOne, woaFor } from './support/documents.js';
-import { cacheable, type Fleet, startFleet } from './support/fleet.js';
+import { cacheable, type Fleet, type RouteHandler, startFleet } from './support/fleet.js';
 
 const child = fileURLToPath(new URL('./replica-child.ts', import.meta.url));
 const WAIT_MS = 30_000;
@@ -67,8 +67,8 @@ async function replica(
 function serveSite(name: string): string {
   const origin = fleet.origin(name);
   const late =
-    (route: ReturnType<typeof cacheable>) =>
-    (request: Parameters<typeof route>[0], response: ServerResponse) => {
+    (route: RouteHandler): RouteHandler =>
+    (request, response) => {
       setTimeout(() => route(request, response), 15);
     };
   fleet.route(name, '/.well-known/woa.json', late(cacheable(woaFor(origin), '"woa-1"', 0)));

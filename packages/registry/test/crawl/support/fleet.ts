@@ -15,8 +15,11 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-/** A reply, or a handler that writes the answer itself (slow drips, huge bodies, conditional answers). */
-export type Route = Reply | ((request: IncomingMessage, response: ServerResponse) => void);
+/** A handler that writes the answer itself (slow drips, huge bodies, conditional answers). */
+export type RouteHandler = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** A reply, or a handler. */
+export type Route = Reply | RouteHandler;
 
 export interface Fleet {
   port: number;
@@ -109,7 +112,7 @@ export async function startFleet(): Promise<Fleet> {
 }
 
 /** A JSON reply with validators, answering 304 to a matching If-None-Match. */
-export function cacheable(json: unknown, etag: string, maxAge = 300): Route {
+export function cacheable(json: unknown, etag: string, maxAge = 300): RouteHandler {
   return (request, response) => {
     if (request.headers['if-none-match'] === etag) {
       response.writeHead(304, { etag, 'cache-control': `max-age=${maxAge}` });
