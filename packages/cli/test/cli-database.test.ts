@@ -2,13 +2,13 @@
  * `--database <url>` against the local PostgreSQL server (127.0.0.1:5432; a fresh database, dropped at the end):
  * `agentry token` mints into it; a database that does not exist, a user that does not exist, a port nothing listens
  * on and a URL that is not one are each one line naming the flag, exit 2, no stack trace, for every command that
- * opens the database; `agentry serve` on PostgreSQL says search is not available there yet.
+ * opens the database; `agentry serve` on PostgreSQL serves the registry, search included.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { RegistryStore, storedMetadata } from '@agentry/registry';
+import { openRegistryStore } from '@agentry/registry';
 import { freshPostgresDatabase, type TestPostgres } from '../../registry/test/db/postgres-fixture.js';
-import { agentryAsync } from './run-cli.js';
+import { agentryAsync, agentryServer } from './run-cli.js';
 
 function withPart(url: string, change: (url: URL) => void): string {
   const parsed = new URL(url);
@@ -43,7 +43,7 @@ describe('agentry --database on PostgreSQL', () => {
     });
     assert.equal(fromEnv.status, 0, fromEnv.stderr);
     const client = JSON.parse(fromEnv.stdout) as { token: string };
-    const store = await RegistryStore.open({ url: database.url, metadataOf: storedMetadata });
+    const store = await openRegistryStore(database.url);
     try {
       assert.equal((await store.tokens.authenticate(token))?.publisher, 'acme');
       assert.equal((await store.tokens.authenticate(client.token))?.role, 'client');
@@ -88,13 +88,23 @@ describe('agentry --database on PostgreSQL', () => {
     }
   });
 
-  test('agentry serve on PostgreSQL says search is not available there yet (one line, exit 2)', async () => {
-    const run = await agentryAsync(['serve', '--database', database.url, '--port', '0'], {
-      AGENTRY_EMBEDDINGS: 'none',
-    });
-    assert.equal(run.status, 2, run.stderr);
-    assert.match(run.stderr, /^agentry: Search on PostgreSQL is not available yet/);
-    assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+  test('agentry serve on PostgreSQL serves the registry, search included', async () => {
+    const served = await agentryServer(
+      ['serve', '--database', database.url, '--port', '0', '--embeddings', 'none', '--json'],
+      { AGENTRY_ADMIN_TOKEN: 'cli-database-admin' },
+    );
+    try {
+      const url = String(served.ready['url']);
+      const search = await fetch(`${url}/agents/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'translate text' }),
+      });
+      assert.equal(search.status, 200, await search.clone().text());
+      assert.ok(Array.isArray(await search.json()));
+    } finally {
+      assert.equal(await served.stop(), 0, served.stderr());
+    }
   });
 
   test('--database and --db together are a usage error', async () => {

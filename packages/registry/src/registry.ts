@@ -17,7 +17,7 @@ import { markShuttingDown } from './api/routes/system.js';
 import { adminTokenFromEnv } from './config.js';
 import { type Crawler, createCrawler } from './crawl/index.js';
 import type { CrawlSink } from './crawl/types.js';
-import { type DatabaseLocation, databaseTarget, UnsupportedDatabaseError } from './db/open.js';
+import { type DatabaseLocation, databaseTarget } from './db/open.js';
 import { sqliteFileHasTables } from './db/sqlite.js';
 import { type BackgroundImportOptions, importInBackground } from './federation/background-import.js';
 import { importRegistry, type RegistryImport, type RegistryImportResult } from './federation/sync.js';
@@ -180,16 +180,9 @@ export interface Registry {
 export async function createRegistry(options: RegistryOptions): Promise<Registry> {
   const logger = options.logger ?? defaultLogger();
   const store = await openRegistryStore(options.databasePath);
-  if (store.dialect.name === 'postgres') {
-    // The search index's lexical tables on PostgreSQL (search/lexical/postgres.ts, issue #21) are not wired yet:
-    // the store, the tokens and the migrations are, which `agentry token` uses (openRegistryStore).
-    await store.close();
-    throw new UnsupportedDatabaseError(
-      'Search on PostgreSQL is not available yet: run the registry on a SQLite file (--db <file>) for now',
-    );
-  }
   let crawl: { crawler: Crawler; close(): Promise<void> } | undefined;
   let limiter: RateLimiter | undefined;
+  let searchIndex: SearchIndex | undefined;
   /** What runs in the background until the registry closes (background embedding, mirrored registries). */
   const backgroundWork: Array<{ close(): Promise<void> }> = [];
   const stopBackgroundWork = async (): Promise<void> => {
@@ -202,6 +195,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     let background: BackgroundEmbedding | undefined;
     // The search index, the federation and the crawler keep their tables in the store's database (db/).
     const search = await createSearchIndex(store.db, provider, {
+      dialect: store.dialect,
       onEmbeddingError: (error) => {
         logger.warn(
           { err: error },
@@ -210,6 +204,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
         background?.failed();
       },
     });
+    searchIndex = search;
     if (provider !== undefined && options.backgroundEmbedding !== false) {
       background = embedInBackground(search, logger, options.backgroundEmbedding);
       backgroundWork.push(background);
@@ -288,6 +283,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
         await started.close();
         await gateway.close();
         await limiter?.close();
+        search.close();
         await store.close();
       },
     };
@@ -295,6 +291,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     await stopBackgroundWork();
     await crawl?.close();
     await limiter?.close();
+    searchIndex?.close();
     await store.close();
     throw error;
   }

@@ -4,8 +4,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { createRegistry, type Registry, type RegistryOptions, serveRegistry } from '../src/index.js';
+import { leasePostgresDatabase } from './db/postgres-pool.js';
 import { tempDir } from './fixtures.js';
 import { assertDocumented } from './openapi-conformance.js';
+import { testDialect } from './test-dialect.js';
 
 export { aidipAgent, tempDir } from './fixtures.js';
 
@@ -63,14 +65,25 @@ export async function startRegistry(
   options: Partial<RegistryOptions> = {},
   dir = tempDir(),
 ): Promise<TestRegistry> {
-  const dbPath = options.databasePath ?? join(dir.path, 'registry.db');
-  const registry = await createRegistry({
-    embeddings: 'none',
-    logger: silentLogger,
-    adminToken: 'test-admin-token',
-    ...options,
-    databasePath: dbPath,
-  });
+  // On PostgreSQL (test-dialect.ts) a registry of its own gets an empty database, given back when it closes.
+  const postgres =
+    options.databasePath === undefined && testDialect() === 'postgres'
+      ? await leasePostgresDatabase()
+      : undefined;
+  const dbPath = options.databasePath ?? postgres?.url ?? join(dir.path, 'registry.db');
+  let registry: Registry;
+  try {
+    registry = await createRegistry({
+      embeddings: 'none',
+      logger: silentLogger,
+      adminToken: 'test-admin-token',
+      ...options,
+      databasePath: dbPath,
+    });
+  } catch (error) {
+    postgres?.release();
+    throw error;
+  }
   const served = await serveRegistry(registry);
   const admin = options.adminToken ?? 'test-admin-token';
   const request = async (path: string, init: RequestInit = {}): Promise<Answer> => {
@@ -97,6 +110,7 @@ export async function startRegistry(
     async close() {
       await served.close();
       await registry.close();
+      postgres?.release();
       dir.remove();
     },
   };

@@ -17,7 +17,10 @@ export interface ChangeFollower {
    * wrote since the log was last read, the log is read past it at once (nothing to read back).
    */
   ownWriteCommitted(seq: number, ids: readonly string[]): void;
-  /** Applies the changes other connections committed since the log was last read. */
+  /**
+   * Applies the changes other connections committed since the log was last read: every change committed before
+   * the call (a read of the log already under way when it is called is followed by another one).
+   */
   catchUp(): Promise<void>;
 }
 
@@ -34,6 +37,8 @@ export function followChanges(
   /** This index's own writes by agent, while a read of the log that began before them may still apply it. */
   const ownWrites = new Map<string, number>();
   let catchingUp: Promise<void> | undefined;
+  /** The read that follows the one under way, for the callers that came after it began. */
+  let catchingUpAgain: Promise<void> | undefined;
 
   function forgetOwnWritesUpTo(seq: number): void {
     for (const [id, written] of ownWrites) if (written <= seq) ownWrites.delete(id);
@@ -65,11 +70,21 @@ export function followChanges(
       if (catchingUp === undefined) forgetOwnWritesUpTo(applied.seq);
     },
     catchUp() {
-      catchingUp ??= applyChanges().finally(() => {
-        catchingUp = undefined;
-        forgetOwnWritesUpTo(applied.seq);
-      });
-      return catchingUp;
+      const start = (): Promise<void> => {
+        catchingUp ??= applyChanges().finally(() => {
+          catchingUp = undefined;
+          forgetOwnWritesUpTo(applied.seq);
+        });
+        return catchingUp;
+      };
+      if (catchingUp === undefined) return start();
+      catchingUpAgain ??= catchingUp
+        .catch(() => undefined)
+        .then(() => {
+          catchingUpAgain = undefined;
+          return start();
+        });
+      return catchingUpAgain;
     },
   };
 }

@@ -48,6 +48,11 @@ export interface IndexWritesParts {
   embedder: Embedder;
   store: VectorStore;
   follower: ChangeFollower;
+  /**
+   * Called first in every write transaction: holds off every other index's writes to the same database until this
+   * one commits, so that the change log's numbers follow commit order (SQLite: its write lock already does).
+   */
+  beginWrite?: (trx: Executor) => Promise<void>;
 }
 
 export function indexWrites({
@@ -57,6 +62,7 @@ export function indexWrites({
   embedder,
   store,
   follower,
+  beginWrite = async () => {},
 }: IndexWritesParts): IndexWrites {
   async function prepareUpsert(documents: readonly SearchDocument[]): Promise<PreparedUpsert> {
     const latest = new Map<string, SearchDocument>();
@@ -120,6 +126,7 @@ export function indexWrites({
 
     const ids = entries.map(({ document }) => document.id);
     const seq = await db.transaction().execute(async (trx) => {
+      await beginWrite(trx);
       await lexical.write(
         trx,
         entries.map(({ document }) => ({
@@ -169,6 +176,7 @@ export function indexWrites({
   async function remove(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     const seq = await db.transaction().execute(async (trx) => {
+      await beginWrite(trx);
       await lexical.remove(trx, ids);
       for (const chunk of chunks(ids)) {
         await trx.deleteFrom('search_vectors').where('agent_id', 'in', chunk).execute();
@@ -199,6 +207,7 @@ export function indexWrites({
   async function writeVectors(providerId: string, rows: readonly EmbeddedRow[]): Promise<void> {
     const ids = rows.map((row) => row.id);
     const seq = await db.transaction().execute(async (trx) => {
+      await beginWrite(trx);
       for (const { id, text, vector } of rows) {
         await trx
           .updateTable('search_vectors')

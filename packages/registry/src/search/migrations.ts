@@ -1,31 +1,34 @@
 /**
  * The search index's schema, as Kysely migrations provided from code; their place among the registry's migrations
- * is set by the one ordered list in db/migrations.ts. The lexical table comes from the lexical engine's module
- * (SQLite FTS5 here). On PostgreSQL (`searchMigrationsFor`) the lexical steps come from `postgresLexicalMigrations`,
- * the hook search/lexical/postgres.ts fills, and binary columns are `bytea`.
+ * is set by the one ordered list in db/migrations.ts. The lexical tables come from the lexical engine's module:
+ * SQLite FTS5 (lexical/sqlite.ts), or on PostgreSQL (`searchMigrationsFor`) the tables of lexical/postgres.ts,
+ * created by a migration of their own (`2026-11-28-100-search-lexical-postgres`, which does nothing on SQLite),
+ * while FTS5's two steps do nothing there. Binary columns are `bytea` on PostgreSQL.
+ *
+ * The PostgreSQL tables come last, under a name of their own, because PostgreSQL databases made before they
+ * existed (`agentry token` on PostgreSQL) have already recorded FTS5's steps as run: a new name is run on them too.
  */
 import type { Kysely, Migration } from 'kysely';
 import type { DatabaseDialect } from '../db/dialect.js';
 import { changeLogMigration } from './change-log.js';
+import { postgresLexicalMigration } from './lexical/postgres.js';
 import { sqliteLexicalMigration, sqliteRestrictedLexicalMigration } from './lexical/sqlite.js';
 
-/**
- * The lexical tables on PostgreSQL: search/lexical/postgres.ts provides them (issue #21, item 3). Until it does,
- * these steps create nothing (FTS5 is SQLite's), and `createRegistry` on PostgreSQL says search is not available.
- */
-export const postgresLexicalMigrations: { readonly lexical: Migration; readonly restricted: Migration } = {
-  lexical: { async up(): Promise<void> {} },
-  restricted: { async up(): Promise<void> {} },
-};
+/** The name the PostgreSQL lexical tables' migration is recorded under (db/migrations.ts places it). */
+export const POSTGRES_LEXICAL_MIGRATION = '2026-11-28-100-search-lexical-postgres';
 
-/** The search index's migrations for `dialect`: SQLite's below, or PostgreSQL's lexical steps and column types. */
+/** A step that a dialect does not need: recorded as run, creating nothing. */
+const nothing: Migration = { async up(): Promise<void> {} };
+
+/** The search index's migrations for `dialect`: SQLite's below, or PostgreSQL's lexical tables and column types. */
 export function searchMigrationsFor(dialect: DatabaseDialect): Record<string, Migration> {
   if (dialect.name === 'sqlite') return searchMigrations;
   return {
     ...searchMigrations,
-    '2026-11-21-100-search-lexical': postgresLexicalMigrations.lexical,
+    '2026-11-21-100-search-lexical': nothing,
     '2026-11-21-100-search-vectors': vectorsMigration(dialect.blobType),
-    '2026-11-27-100-search-lexical-restricted': postgresLexicalMigrations.restricted,
+    '2026-11-27-100-search-lexical-restricted': nothing,
+    [POSTGRES_LEXICAL_MIGRATION]: postgresLexicalMigration,
   };
 }
 
@@ -52,7 +55,7 @@ function vectorsMigration(blobType: 'blob' | 'bytea'): Migration {
   };
 }
 
-/** SQLite's search migrations (FTS5 lexical tables). */
+/** SQLite's search migrations (FTS5 lexical tables; PostgreSQL's lexical tables are nothing here). */
 export const searchMigrations: Record<string, Migration> = {
   '2026-11-21-100-search-lexical': sqliteLexicalMigration,
   '2026-11-21-100-search-vectors': vectorsMigration('blob'),
@@ -71,4 +74,5 @@ export const searchMigrations: Record<string, Migration> = {
   },
   '2026-11-22-101-search-changes': changeLogMigration,
   '2026-11-27-100-search-lexical-restricted': sqliteRestrictedLexicalMigration,
+  [POSTGRES_LEXICAL_MIGRATION]: nothing,
 };

@@ -1,14 +1,16 @@
 /**
  * The registry's search index: a lexical index (BM25) and a semantic one (embeddings) over what each agent says
- * about itself, fused into one ranking. The database holds both; the vectors are also kept in memory, loaded at
- * start, for brute-force similarity.
+ * about itself, fused into one ranking. The database holds both (SQLite, or PostgreSQL for several replicas); the
+ * vectors are also kept in memory, loaded at start, for brute-force similarity. Nothing is held only in memory: a
+ * replica that starts loads all of it from the database.
  *
  * This module puts the parts together; each keeps one kind of state:
  * - write-queue.ts: the order of writes, upserts coalesced while they wait to be embedded;
  * - index-writes.ts: what each write puts in the database and then in memory;
  * - change-follower.ts: how far the change log is applied, so writes made through another connection to the same
- *   database (`agentry crawl` beside `agentry serve`) reach the vectors and demotions: a search first applies what
- *   others committed;
+ *   database (`agentry crawl` beside `agentry serve`, another replica on PostgreSQL) reach the vectors and
+ *   demotions: a search first applies what others committed; on PostgreSQL the index also applies it as soon as
+ *   the database's change counter (LISTEN/NOTIFY, db/postgres.ts) says others wrote;
  * - vector-store.ts: the vectors and demotions in memory, and the one step that searches them;
  * - embedder.ts: query vectors (and their cache), document vectors, texts the provider refused;
  * - rank.ts: the ranking itself and its explanations, pure.
@@ -17,10 +19,12 @@
 import type { EmbeddingProvider } from '@agentry/embeddings';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import type { DatabaseDialect } from '../db/dialect.js';
 import { followChanges } from './change-follower.js';
 import { latestChange } from './change-log.js';
 import { createEmbedder } from './embedder.js';
 import { indexWrites } from './index-writes.js';
+import { createPostgresLexicalIndex } from './lexical/postgres.js';
 import { parseLexicalQuery } from './lexical/query.js';
 import { createSqliteLexicalIndex } from './lexical/sqlite.js';
 import type { LexicalIndex, LexicalMatch } from './lexical/types.js';
@@ -40,7 +44,13 @@ import { loadVectorStore } from './vector-store.js';
 import { createWriteQueue } from './write-queue.js';
 
 export interface SearchIndexOptions {
-  /** The lexical engine (default: SQLite FTS5). */
+  /**
+   * The database's dialect (db/): which lexical engine is the default, how writes keep the change log in commit
+   * order, and the change counter that tells the index when others may have written. Default: SQLite, with the
+   * change log read at every search.
+   */
+  dialect?: Pick<DatabaseDialect, 'name' | 'changeCount' | 'lockKey'>;
+  /** The lexical engine (default: SQLite FTS5, or on PostgreSQL lexical/postgres.ts). */
   lexical?: LexicalIndex;
   /** Query embeddings kept (default 2,000; 0 turns the cache off). */
   queryCacheSize?: number;
@@ -55,13 +65,22 @@ export const MAX_TOP = 1000;
  * (measured: a pool of 100 costs about half a point of NDCG@10 against all matches); beyond it scores count as 0.
  */
 const LEXICAL_POOL = 1000;
+/**
+ * How often the index looks at the database's change counter and, when it moved, applies what others committed
+ * (a look costs nothing when it did not move). On PostgreSQL the counter moves on LISTEN/NOTIFY; while the
+ * listening connection is lost it moves at every look, which makes this a poll of the change log.
+ */
+const FOLLOW_INTERVAL_MS = 200;
 
 export async function createSearchIndex(
   db: Kysely<Database>,
   provider: EmbeddingProvider | undefined,
   options: SearchIndexOptions = {},
 ): Promise<SearchIndex> {
-  const lexical = options.lexical ?? createSqliteLexicalIndex();
+  const dialect = options.dialect;
+  const lexical =
+    options.lexical ??
+    (dialect?.name === 'postgres' ? createPostgresLexicalIndex() : createSqliteLexicalIndex());
   const embedder = createEmbedder(provider, {
     queryCacheSize: options.queryCacheSize ?? 2000,
     onError: options.onEmbeddingError ?? (() => undefined),
@@ -70,7 +89,35 @@ export async function createSearchIndex(
   const from = await latestChange(db);
   const store = await loadVectorStore(db, provider);
   const follower = followChanges(db, from, (change) => store.applyChange(change));
-  const writes = indexWrites({ db, lexical, provider, embedder, store, follower });
+  const writes = indexWrites({
+    db,
+    lexical,
+    provider,
+    embedder,
+    store,
+    follower,
+    ...(dialect === undefined ? {} : { beginWrite: (trx) => dialect.lockKey(trx, 'agentry.search-writes') }),
+  });
+  // On PostgreSQL the log is read when the change counter says others wrote (a round trip saved per search); on
+  // SQLite, in this process, reading it costs less than asking.
+  const counter = dialect?.name === 'postgres' ? dialect : undefined;
+  /** The change count the change log was last read at: while the counter still says it, nobody wrote since. */
+  let caughtUpAt: number | undefined;
+  async function catchUp(): Promise<void> {
+    if (counter === undefined) return follower.catchUp();
+    const count = counter.changeCount();
+    if (count === caughtUpAt) return;
+    await follower.catchUp();
+    caughtUpAt = Math.max(caughtUpAt ?? count, count);
+  }
+  // Others' writes are applied when they are heard of, not at the next search.
+  const following =
+    counter === undefined
+      ? undefined
+      : setInterval(() => {
+          if (counter.changeCount() !== caughtUpAt) catchUp().catch(() => undefined);
+        }, FOLLOW_INTERVAL_MS);
+  following?.unref();
   const queue = createWriteQueue<SearchDocument, Awaited<ReturnType<typeof writes.prepareUpsert>>>({
     preparing: provider?.concurrency ?? 1,
     prepare: writes.prepareUpsert,
@@ -97,7 +144,7 @@ export async function createSearchIndex(
   async function search(query: string, searchOptions: SearchOptions): Promise<SearchHit[]> {
     const top = Math.max(0, Math.min(MAX_TOP, Math.floor(searchOptions.top)));
     if (top === 0 || query.trim() === '' || searchOptions.candidates?.size === 0) return [];
-    await follower.catchUp();
+    await catchUp();
     const { candidates, excluded } = searchOptions;
     const scope = { candidates, excluded };
     const requested: SearchMode = searchOptions.mode ?? 'hybrid';
@@ -158,13 +205,16 @@ export async function createSearchIndex(
     embedPending,
     search,
     async stats(): Promise<SearchIndexStats> {
-      await follower.catchUp();
+      await catchUp();
       return {
         documents: await lexical.count(db),
         embedded: store.size,
         provider: provider?.id,
         dimensions: store.dimensions ?? provider?.dimensions,
       };
+    },
+    close() {
+      clearInterval(following);
     },
   };
 }

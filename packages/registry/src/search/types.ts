@@ -78,6 +78,8 @@ export interface SearchIndex {
    */
   embedPending(options?: EmbedPendingOptions): Promise<number>;
   stats(): Promise<SearchIndexStats>;
+  /** Stops following other connections' writes (before the database closes). */
+  close(): void;
 }
 
 export interface EmbedPendingOptions {

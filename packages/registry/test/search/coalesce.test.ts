@@ -7,8 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createOpenAIEmbeddingProvider } from '@agentry/embeddings';
-import { createSearchIndex, type SearchIndex } from '../../src/search/index.js';
+import type { SearchIndex } from '../../src/search/index.js';
 import {
+  createSearchIndex,
   doc,
   embeddingsHandler,
   type LoopbackServer,

@@ -5,8 +5,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createOpenAIEmbeddingProvider } from '@agentry/embeddings';
-import { createSearchIndex, type SearchDocument } from '../../src/search/index.js';
-import { doc, embeddingsHandler, type LoopbackServer, openTestDatabase, startServer } from './helpers.js';
+import type { SearchDocument } from '../../src/search/index.js';
+import {
+  createSearchIndex,
+  doc,
+  embeddingsHandler,
+  type LoopbackServer,
+  openTestDatabase,
+  startServer,
+} from './helpers.js';
 
 /** Two agents that say the same thing; only their standing differs. */
 const twin = (id: string, demotion?: SearchDocument['demotion']): SearchDocument => ({

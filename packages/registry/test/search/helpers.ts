@@ -5,10 +5,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { EmbeddingProvider } from '@agentry/embeddings';
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import type { Database as RegistryDatabase } from '../../src/db/database.js';
-import { type SearchDocument, searchMigrations } from '../../src/search/index.js';
+import type { DatabaseDialect } from '../../src/db/dialect.js';
+import { openDatabase } from '../../src/db/open.js';
+import {
+  createSearchIndex as createIndex,
+  type SearchDocument,
+  type SearchIndex,
+  type SearchIndexOptions,
+  searchMigrations,
+} from '../../src/search/index.js';
+import { type LeasedDatabase, leasePostgresDatabase } from '../db/postgres-pool.js';
+import { testDialect } from '../test-dialect.js';
 
 /** The embedding tests' loopback server, OpenAI-compatible stand-in model and cosine, shared with these tests. */
 export {
@@ -30,9 +41,33 @@ export interface TestDatabase {
   dispose(): Promise<void>;
 }
 
+/** The dialects of the databases opened here (PostgreSQL's), for `createSearchIndex` below. */
+const dialects = new WeakMap<Kysely<RegistryDatabase>, DatabaseDialect>();
+
+/**
+ * The search index on a database of this file: on PostgreSQL with its dialect (its lexical engine and change
+ * counter), as the registry makes it; on SQLite as it is.
+ */
+export function createSearchIndex(
+  db: Kysely<RegistryDatabase>,
+  provider: EmbeddingProvider | undefined,
+  options: SearchIndexOptions = {},
+): Promise<SearchIndex> {
+  const dialect = dialects.get(db);
+  return createIndex(db, provider, dialect === undefined ? options : { dialect, ...options });
+}
+
+/**
+ * A search database on the dialect test-dialect.ts chose: a SQLite file in `dir` with the search tables, or a
+ * migrated PostgreSQL database that holds nothing (given back by `dispose`, dropped at the end of the file).
+ */
 export async function openTestDatabase(
   dir = mkdtempSync(join(tmpdir(), 'agentry-search-test-')),
 ): Promise<TestDatabase> {
+  if (testDialect() === 'postgres') {
+    rmSync(dir, { recursive: true, force: true });
+    return openPostgresTestDatabase(await leasePostgresDatabase());
+  }
   const path = join(dir, 'registry.db');
   const db = new Kysely<RegistryDatabase>({ dialect: new SqliteDialect({ database: new Database(path) }) });
   const { error } = await new Migrator({
@@ -65,5 +100,25 @@ export function doc(id: string, fields: Partial<Omit<SearchDocument, 'id'>> = {}
     tags: fields.tags ?? [],
     capabilities: fields.capabilities ?? [],
     operations: fields.operations ?? [],
+  };
+}
+
+async function openPostgresTestDatabase(database: LeasedDatabase): Promise<TestDatabase> {
+  const opened = await openDatabase({ url: database.url });
+  dialects.set(opened.db, opened.dialect);
+  let closed = false;
+  const close = async () => {
+    if (!closed) await opened.close();
+    closed = true;
+  };
+  return {
+    db: opened.db,
+    path: database.url,
+    close,
+    reopen: () => openPostgresTestDatabase(database),
+    async dispose() {
+      await close();
+      database.release();
+    },
   };
 }

@@ -6,8 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createOpenAIEmbeddingProvider, type EmbeddingProvider } from '@agentry/embeddings';
-import { createSearchIndex } from '../../src/search/index.js';
-import { doc, embeddingsHandler, type LoopbackServer, openTestDatabase, startServer } from './helpers.js';
+import {
+  createSearchIndex,
+  doc,
+  embeddingsHandler,
+  type LoopbackServer,
+  openTestDatabase,
+  startServer,
+} from './helpers.js';
 
 const agents = [
   doc('forecast', { name: 'Forecaster', description: 'rain sun wind outlook', tags: ['weather'] }),

@@ -7,8 +7,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createOpenAIEmbeddingProvider, EmbeddingError } from '@agentry/embeddings';
-import { createSearchIndex } from '../../src/search/index.js';
-import { doc, embeddingsHandler, type LoopbackServer, openTestDatabase, startServer } from './helpers.js';
+import {
+  createSearchIndex,
+  doc,
+  embeddingsHandler,
+  type LoopbackServer,
+  openTestDatabase,
+  startServer,
+} from './helpers.js';
 
 describe('texts the embedding provider refuses', () => {
   let server: LoopbackServer;
