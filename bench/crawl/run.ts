@@ -33,12 +33,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createSecureFetcher, type LookupFunction } from '@agentry/client';
-import type { Kysely } from 'kysely';
+import { createRegistry } from '@agentry/registry';
+import { type CrawlerOptions, type CrawlSink, createCrawler } from '@agentry/registry/crawler';
 import pino from 'pino';
-import { createCrawler } from '../../packages/registry/src/crawl/scheduler.js';
-import type { CrawlSink } from '../../packages/registry/src/crawl/types.js';
-import type { Database } from '../../packages/registry/src/db/database.js';
-import { createRegistry } from '../../packages/registry/src/registry.js';
+// The bare SQLite file with a recording sink is the crawler tests' fixture, not part of the package.
 import { openTestDatabase } from '../../packages/registry/test/crawl/support/db.js';
 
 const ORIGINS = Number(process.env['ORIGINS'] ?? 10_000);
@@ -73,7 +71,7 @@ const fetcher = createSecureFetcher({
   timeoutMs: 30_000,
 });
 /** The crawler's database and sink: a bare SQLite file with a recording sink, or a whole registry. */
-async function target(): Promise<{ db: Kysely<Database>; sink: CrawlSink; close(): Promise<void> }> {
+async function target(): Promise<{ db: CrawlerOptions['db']; sink: CrawlSink; close(): Promise<void> }> {
   if (SINK === 'sqlite') {
     const database = await openTestDatabase();
     return { db: database.db, sink: database.sink, close: () => database.remove() };

@@ -6,7 +6,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHost, defineAgent, serveNode } from '@agentry/host';
+import { createHost, defineAgent } from '@agentry/host';
+import { serveNode } from '@agentry/host/node';
 
 const mode = process.argv[2];
 // Exit cleanly on SIGTERM, so --cpu-prof runs write their profile.

@@ -1,7 +1,7 @@
 /**
  * The registry under test, in its own process so the load generator does not share its event loop: opens a
- * registry on the given SQLite file, preloads generated agents through the store and the search index in batches
- * (as `reindex` does), serves it on loopback and prints one `READY {json}` line. It stops when its stdin closes.
+ * registry on the given SQLite file, preloads generated agents in batches with `loadAgents` (the store and the search
+ * index, as `reindex` does), serves it on loopback and prints one `READY {json}` line. It stops when its stdin closes.
  *
  *   node --import tsx bench/registry/server.ts --db <file> --preload <n> --embeddings use-lite|hash|none [--hold-model]
  *     [--embedding-cache <file>] [--answer-cache on|off] [--embedding-threads <n>]
@@ -9,15 +9,8 @@
 import { parseArgs } from 'node:util';
 import { readDocument } from '@agentry/core';
 import { createEmbeddingProvider, type EmbeddingProvider } from '@agentry/embeddings';
+import { createRegistry, loadAgents, type RegistryOptions, serveRegistry } from '@agentry/registry';
 import pino from 'pino';
-import {
-  createRegistry,
-  preferredId,
-  type RegistryOptions,
-  searchDocumentOf,
-  serveRegistry,
-} from '../../packages/registry/src/index.js';
-import { scanAgentText } from '../../packages/registry/src/safety/index.js';
 import { generateAgent } from './agents.js';
 import { type CachingProvider, cachingProvider } from './embedding-cache.js';
 
@@ -97,18 +90,13 @@ async function main(): Promise<void> {
   const preload = Number(values.preload);
   const started = performance.now();
   for (let from = 0; from < preload; from += BATCH) {
-    const drafts = [];
+    const agents = [];
     for (let i = from; i < Math.min(preload, from + BATCH); i++) {
       const [agent] = readDocument(generateAgent(i).document).agents;
       if (agent === undefined) throw new Error(`generated agent ${i} does not read`);
-      drafts.push({
-        draft: { agent, owner: 'bench', flags: scanAgentText(agent), sourceFormat: 'aidip' as const },
-        preferredId: preferredId(agent),
-      });
+      agents.push(agent);
     }
-    const outcome = await registry.store.agents.register(drafts, { actor: 'admin' });
-    if (!Array.isArray(outcome)) throw new Error('quota exceeded while preloading');
-    await registry.search.upsert(outcome.map((item) => searchDocumentOf(item.record)));
+    await loadAgents(registry, agents, { owner: 'bench' });
     cache?.save();
   }
   const preloadMs = performance.now() - started;

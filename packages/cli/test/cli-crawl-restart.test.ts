@@ -18,7 +18,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { crawledId, crawlOwner, createRegistry } from '@agentry/registry';
+import { createRegistry } from '@agentry/registry';
+import { crawledId, crawlOwner } from '@agentry/registry/crawler';
 import Database from 'better-sqlite3';
 import { agentryAsync, root } from './run-cli.js';
 

@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { crawledId, createRegistry } from '@agentry/registry';
+import { createRegistry } from '@agentry/registry';
+import { crawledId } from '@agentry/registry/crawler';
 import { agentryAsync, root } from './run-cli.js';
 
 const dev = ['--allow-http', '--allow-private-network', '--embeddings', 'none', '--no-liveness'];

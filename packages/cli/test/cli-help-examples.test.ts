@@ -37,7 +37,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { OFFICIAL_META, RegistryStore, storedMetadata } from '@agentry/registry';
+import { OFFICIAL_META, openRegistryStore } from '@agentry/registry';
 import { generate } from 'selfsigned';
 import { freshPostgresDatabase } from '../../registry/test/db/postgres-fixture.js';
 import { agentry, agentryServer, collect, type Run, type Running, root } from './run-cli.js';
@@ -852,7 +852,7 @@ const RUNNERS: Record<string, Runner> = {
       const admin = /\(shown once; keep it\): (agentry_\S+)$/m.exec(run.stdout)?.[1];
       assert.ok(admin, run.stdout);
       // The database is migrated and holds the token's hash.
-      const store = await RegistryStore.open({ url: database.url, metadataOf: storedMetadata });
+      const store = await openRegistryStore(database.url);
       try {
         assert.equal((await store.tokens.authenticate(admin))?.role, 'admin');
       } finally {

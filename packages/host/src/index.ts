@@ -1,13 +1,8 @@
-/** @agentry/host: define agents once in TypeScript and serve them in every format, with invocation. */
-export { type ExpressNext, type ExpressRequestLike, expressHandler } from './adapters/express.js';
-export { type HonoContextLike, honoHandler } from './adapters/hono.js';
-export {
-  type NodeServer,
-  nodeRequestListener,
-  type ServeNodeOptions,
-  serveNode,
-  type TlsFiles,
-} from './adapters/node.js';
+/**
+ * @agentry/host: define agents once in TypeScript and serve them in every format, with invocation. A host is a
+ * web-standard `fetch` handler; the adapters that put it on a server are entries of their own, each with its own
+ * runtime needs: `@agentry/host/node` (Node's http server, WebSockets), `@agentry/host/express`, `@agentry/host/hono`.
+ */
 export { AgentDefinitionError, defineAgent } from './define/define-agent.js';
 export {
   DEFAULT_CONVERTERS,

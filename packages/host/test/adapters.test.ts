@@ -8,14 +8,10 @@ import { readDocument } from '@agentry/core';
 import { getRequestListener } from '@hono/node-server';
 import express from 'express';
 import { Hono } from 'hono';
-import {
-  createHost,
-  expressHandler,
-  type Host,
-  honoHandler,
-  nodeRequestListener,
-  serveNode,
-} from '../src/index.js';
+import { expressHandler } from '../src/express.js';
+import { honoHandler } from '../src/hono.js';
+import { createHost, type Host } from '../src/index.js';
+import { nodeRequestListener, serveNode } from '../src/node.js';
 import { clockAgent, textAgent } from './fixtures/agents.js';
 import { memoryLogger, nodeFetch, tlsMaterial } from './support.js';
 

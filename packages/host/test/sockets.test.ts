@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { invoke, OperationNotFoundError } from '@agentry/client';
 import { summarizer } from '../../../examples/summarizer/agent.js';
-import { createHost, type NodeServer, serveNode } from '../src/index.js';
+import { createHost } from '../src/index.js';
+import { type NodeServer, serveNode } from '../src/node.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentry-sock-'));
 const previousLocalDir = process.env['AGENTRY_LOCAL_DIR'];

@@ -13,7 +13,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createSecureFetcher, type SecureFetcher } from '@agentry/client';
 import { generate } from 'selfsigned';
-import { createHost, type Host, type HostLogger, type HostOptions, serveNode } from '../src/index.js';
+import { createHost, type Host, type HostLogger, type HostOptions } from '../src/index.js';
+import { serveNode } from '../src/node.js';
 
 export interface LoggedEntry {
   level: 'error' | 'warn';

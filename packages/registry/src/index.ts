@@ -1,5 +1,9 @@
-export { ANONYMOUS, actorOf, callerOf } from './access/callers.js';
-export { canSee, writeAccess } from './access/entitlements.js';
+/**
+ * @agentry/registry: `createRegistry` and `serveRegistry`, what configures them, the types of what they hand back
+ * (records, the store, tokens), the rate-limit stores and the errors. Internals (store rows, token hashing, the
+ * crawl and federation tables, migration lists, record views) are not exported; the crawler, which has runtime
+ * needs of its own, is `@agentry/registry/crawler`.
+ */
 export {
   DEFAULT_RATE_LIMITS,
   type RateClass,
@@ -27,80 +31,19 @@ export {
   limitOrNone,
   settingsFromEnv,
 } from './config.js';
-export {
-  type AgentSource,
-  AI_CATALOG_MEDIA_TYPE,
-  agentHash,
-  type CrawlAgentRow,
-  type CrawlDocumentRow,
-  type CrawledAgent,
-  type Crawler,
-  type CrawlerOptions,
-  type CrawlHostRow,
-  type CrawlOriginOptions,
-  type CrawlOutcome,
-  type CrawlProgress,
-  type CrawlSink,
-  type CrawlSummary,
-  type CrawlTables,
-  crawlMigrations,
-  crawlOrigin,
-  createCrawler,
-  type Description,
-  DISCOVERY_PATHS,
-  type DocumentKind,
-  type DocumentRecord,
-  type DocumentStatus,
-  foreignClaims,
-  freshnessLifetime,
-  type HostDetail,
-  type HostStatus,
-  type IndexContents,
-  isSameSite,
-  type LivenessOptions,
-  type LivenessResult,
-  type Merged,
-  mergeDescriptions,
-  normalizeOrigin,
-  OPENAPI_PATH,
-  type OriginCrawl,
-  originOf,
-  type PreviousDocument,
-  type PreviousDocuments,
-  probeLiveness,
-  type RunOptions,
-  readAiCatalog,
-  readWotDirectory,
-  richness,
-} from './crawl/index.js';
 export { DatabaseUnavailableError, MigrationError, UnsupportedDatabaseError } from './db/index.js';
 export {
-  A2A_CARD_MEDIA_TYPE,
   type AgentryRegistryImport,
-  AI_CATALOG_CONTENT_TYPE,
-  type AiCatalogOptions,
-  aiCatalog,
-  detectRegistryKind,
   FEDERATION_KINDS,
   FederationError,
   type FederationKind,
-  type FederationSink,
-  type FederationSourcesTable,
-  type FederationTables,
-  federationMigrations,
   type ImportSummary,
-  importAgentryRegistry,
-  importMcpRegistry,
-  importRegistry,
   type McpRegistryImport,
   OFFICIAL_META,
   type RegistryImport,
   type RegistryImportResult,
 } from './federation/index.js';
-export { crawledId, crawlOwner, createCrawlSink } from './ingest/crawl-sink.js';
-export { preferredId } from './records/ids.js';
-export { type Registration, type RegistrationRequest, readRegistration } from './records/registration.js';
-export { searchDocumentOf } from './records/search-document.js';
+export { AgentLoadConflictError, type LoadAgentsOptions, loadAgents } from './load-agents.js';
 export type {
   Caller,
   LivenessSignal,
@@ -109,7 +52,6 @@ export type {
   RegistryRecord,
   SafetyFlag,
 } from './records/types.js';
-export { formatView, metadataView, storedMetadata, summaryView } from './records/views.js';
 export {
   createRegistry,
   isPostgresDatabase,
@@ -137,12 +79,4 @@ export type { HistoryEntry, RecordDraft } from './store/agents.js';
 export type { AuditEntry } from './store/audit.js';
 export type { AgentFilters } from './store/filters.js';
 export { RegistryStore, type StoreOptions } from './store/store.js';
-export { ACCESS_NAME, hashToken, type TokenInfo } from './store/tokens.js';
-export {
-  GENERATOR,
-  isOpenApi3,
-  MAX_ACTIONS,
-  openApiToAwp,
-  type SyntheticOptions,
-  type SyntheticSurface,
-} from './synthetic/index.js';
+export { ACCESS_NAME, type TokenInfo } from './store/tokens.js';

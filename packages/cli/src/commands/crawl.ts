@@ -4,12 +4,8 @@
  * retired. Progress goes to stderr; a summary (or `--json`) to stdout.
  */
 import { createSecureFetcher } from '@agentry/client';
-import {
-  type CrawlProgress,
-  type CrawlSummary,
-  normalizeOrigin,
-  type RegistryOptions,
-} from '@agentry/registry';
+import type { RegistryOptions } from '@agentry/registry';
+import { type CrawlProgress, type CrawlSummary, normalizeOrigin } from '@agentry/registry/crawler';
 import type { Command } from 'commander';
 import { withCommandRegistry } from '../io/command-registry.js';
 import { EXIT, UsageError } from '../io/errors.js';

@@ -5,7 +5,8 @@
  */
 
 import { trimTrailingSlash } from '@agentry/core';
-import { createHost, type HostOptions, hostEntry, originEntry, serveNode } from '@agentry/host';
+import { createHost, type HostOptions, hostEntry, originEntry } from '@agentry/host';
+import { serveNode } from '@agentry/host/node';
 import type { Command } from 'commander';
 import { agentsOf } from '../io/agents.js';
 import { EXIT, UsageError } from '../io/errors.js';

@@ -8,14 +8,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Agent, readDocument } from '@agentry/core';
-import { type AgentDefinition, consoleLogger, createHost, type HostOptions, serveNode } from '@agentry/host';
-import {
-  preferredId,
-  type Registry,
-  type RegistryRecord,
-  scanAgentText,
-  searchDocumentOf,
-} from '@agentry/registry';
+import { type AgentDefinition, consoleLogger, createHost, type HostOptions } from '@agentry/host';
+import { serveNode } from '@agentry/host/node';
+import { loadAgents, type Registry } from '@agentry/registry';
 import { agentsOf } from './agents.js';
 import { UsageError } from './errors.js';
 import { loadModule } from './module.js';
@@ -70,30 +65,14 @@ export async function startDemoAgents(folder = EXAMPLES): Promise<DemoAgents> {
     hosts,
     async register(registry) {
       const registered: Array<{ id: string; hostUrl: string }> = [];
-      const records: RegistryRecord[] = [];
       for (const host of hosts) {
-        for (const agentId of host.agents) {
-          const agent = await describedAgent(host, agentId);
-          // Written as a registration by the demo's publisher would be (AIDIP, the one format that carries every
-          // facet, refuses the demo's plain-HTTP endpoints), then indexed for search.
-          const outcome = await registry.store.agents.register(
-            [
-              {
-                draft: { agent, owner: DEMO_PUBLISHER, flags: scanAgentText(agent), sourceFormat: 'td' },
-                preferredId: preferredId(agent),
-              },
-            ],
-            { actor: DEMO_PUBLISHER },
-          );
-          const [written] = Array.isArray(outcome) ? outcome : [];
-          if (written === undefined) {
-            throw new Error(`registering the demo agent ${agentId} failed: ${JSON.stringify(outcome)}`);
-          }
-          records.push(written.record);
-          registered.push({ id: written.record.id, hostUrl: host.url });
-        }
+        const agents: Agent[] = [];
+        for (const agentId of host.agents) agents.push(await describedAgent(host, agentId));
+        // Written as registrations by the demo's publisher would be (AIDIP, the one format that carries every
+        // facet, refuses the demo's plain-HTTP endpoints), then indexed for search.
+        const records = await loadAgents(registry, agents, { owner: DEMO_PUBLISHER, sourceFormat: 'td' });
+        for (const record of records) registered.push({ id: record.id, hostUrl: host.url });
       }
-      await registry.search.upsert(records.map(searchDocumentOf));
       return registered;
     },
     async close() {

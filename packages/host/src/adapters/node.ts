@@ -51,7 +51,8 @@ export interface NodeServer {
  * @example
  * ```ts
  * import { readFileSync } from 'node:fs';
- * import { createHost, defineAgent, serveNode } from '@agentry/host';
+ * import { createHost, defineAgent } from '@agentry/host';
+ * import { serveNode } from '@agentry/host/node';
  *
  * const echo = defineAgent({
  *   id: 'echo',

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { crawledId } from '../../src/index.js';
+import { crawledId } from '../../src/crawler.js';
 import { emittedOne, woaFor } from '../crawl/support/documents.js';
 import { cacheable, type Fleet, startFleet } from '../crawl/support/fleet.js';
 import { type Answer, aidipAgent, asArray, asObject, startRegistry, type TestRegistry } from '../support.js';

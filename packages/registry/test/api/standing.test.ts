@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { crawledId } from '../../src/index.js';
+import { crawledId } from '../../src/crawler.js';
 import { cacheable, type Fleet, startFleet } from '../crawl/support/fleet.js';
 import { asArray, asObject, startRegistry, type TestRegistry } from '../support.js';
 
