@@ -1,0 +1,198 @@
+/**
+ * Replicas on one PostgreSQL database follow each other: two registries (as two `agentry serve` would be) on a fresh
+ * database of the local server (dropped at the end). A write through one is seen by the other's reads, filters,
+ * facets, AI Catalog, lexical and semantic search — its answer caches and in-memory vectors included — without a
+ * restart, also while its LISTEN connection is lost; a replica started later finds everything in the database,
+ * none of it held by another replica alone.
+ * Each check polls until a generous deadline (the machine is shared); the follow itself takes milliseconds.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { EmbeddingProvider } from '@agentry/embeddings';
+import pg from 'pg';
+import { freshPostgresDatabase, type TestPostgres } from '../db/postgres-fixture.js';
+import { bagOfWordsEmbedding } from '../search/helpers.js';
+import { aidipAgent, asArray, asObject, startRegistry, type TestRegistry } from '../support.js';
+
+const DIMENSIONS = 64;
+
+/** A model without a server: each word one dimension (by hash), unit length. */
+const provider: EmbeddingProvider = {
+  id: 'bag-of-words-64',
+  dimensions: DIMENSIONS,
+  async embed(texts) {
+    return texts.map((text) => {
+      const vector = Float32Array.from(bagOfWordsEmbedding(text, DIMENSIONS));
+      const norm = Math.hypot(...vector) || 1;
+      return vector.map((value) => value / norm);
+    });
+  },
+};
+
+/** Polls `check` until it holds (returns true) or the deadline passes; the last failure is the message. */
+async function eventually(what: string, check: () => Promise<boolean>, deadlineMs = 20_000): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > until) assert.fail(`${what}: not seen within ${deadlineMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const ids = (value: unknown) => asArray(value).map((entry) => String(entry['id']));
+
+describe('replicas on one PostgreSQL database', () => {
+  let database: TestPostgres;
+  let first: TestRegistry;
+  let second: TestRegistry;
+  const replica = (databasePath: string) =>
+    startRegistry({ databasePath, embeddingProvider: provider, backgroundEmbedding: false });
+
+  before(async () => {
+    database = await freshPostgresDatabase();
+    first = await replica(database.url);
+    second = await replica(database.url);
+  });
+  after(async () => {
+    await first?.close();
+    await second?.close();
+    await database?.drop();
+  });
+
+  /** What the second replica answers, for the checks below. */
+  async function seenBySecond(id: string) {
+    const [agent, listed, facets, catalog, lexical, semantic] = await Promise.all([
+      second.request(`/agents/${encodeURIComponent(id)}`),
+      second.request('/agents?tags=tides'),
+      second.request('/facets?tags=tides'),
+      second.request('/.well-known/ai-catalog.json'),
+      second.request('/agents/search', { body: { query: 'estuary tide charts', mode: 'lexical' } }),
+      second.request('/agents/search', { body: { query: 'estuary tide charts', mode: 'semantic' } }),
+    ]);
+    const entries = asArray(asObject(catalog.json)['entries']).map((entry) => String(entry['displayName']));
+    return {
+      agent: agent.status,
+      listed: ids(listed.json),
+      facets: Number(asObject(facets.json)['total']),
+      catalog: entries,
+      lexical: ids(lexical.json),
+      semantic: ids(semantic.json),
+    };
+  }
+
+  test('a write through one is seen by every read and search of the other, caches included', async (t) => {
+    // The second replica answers (and caches) before the write.
+    const before = await seenBySecond('urn:agent:tides');
+    assert.deepEqual(before.listed, []);
+    assert.equal(before.facets, 0);
+    assert.deepEqual(before.lexical, []);
+    assert.equal(before.agent, 404);
+
+    const created = await first.request('/agents', {
+      token: first.admin,
+      body: aidipAgent({
+        id: 'urn:agent:tides',
+        name: 'Tide Charts',
+        description: 'Charts the tides of an estuary for sailors.',
+        tags: ['tides'],
+      }),
+    });
+    assert.equal(created.status, 201, created.text);
+    const id = String(asObject(created.json)['id']);
+    const written = performance.now();
+
+    let seen = before;
+    await eventually('the new agent on the second replica', async () => {
+      seen = await seenBySecond(id);
+      return (
+        seen.agent === 200 &&
+        seen.listed.includes(id) &&
+        seen.facets === 1 &&
+        seen.catalog.includes('Tide Charts') &&
+        seen.lexical[0] === id &&
+        seen.semantic.includes(id)
+      );
+    }).catch((error: unknown) => {
+      throw new Error(`${(error as Error).message}: ${JSON.stringify(seen)}`);
+    });
+    t.diagnostic(`seen by the other replica ${Math.round(performance.now() - written)} ms after the write`);
+
+    // A removal through the second is seen by the first's searches, lexical and semantic (its vectors too).
+    const removed = await second.request(`/agents/${encodeURIComponent(id)}`, {
+      method: 'DELETE',
+      token: second.admin,
+    });
+    assert.equal(removed.status, 204, removed.text);
+    await eventually('the removal on the first replica', async () => {
+      const [lexical, semantic, listed] = await Promise.all([
+        first.request('/agents/search', { body: { query: 'estuary tide charts', mode: 'lexical' } }),
+        first.request('/agents/search', { body: { query: 'estuary tide charts', mode: 'semantic' } }),
+        first.request('/agents?tags=tides'),
+      ]);
+      return (
+        !ids(lexical.json).includes(id) && !ids(semantic.json).includes(id) && !ids(listed.json).includes(id)
+      );
+    });
+    assert.equal((await first.registry.search.stats()).embedded, 0);
+  });
+
+  test('a replica whose listening connection is cut still follows, by polling until it listens again', async () => {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const cut = await client.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+         where datname = current_database() and pid <> pg_backend_pid() and query ilike 'listen%'`,
+      );
+      assert.equal(cut.rowCount, 2);
+    } finally {
+      await client.end();
+    }
+    const created = await first.request('/agents', {
+      token: first.admin,
+      body: aidipAgent({
+        id: 'urn:agent:buoys',
+        name: 'Buoy Watch',
+        description: 'Reads the swell from estuary buoys.',
+        tags: ['buoys'],
+      }),
+    });
+    assert.equal(created.status, 201, created.text);
+    const id = String(asObject(created.json)['id']);
+    await eventually('the agent on the second replica', async () => {
+      const [listed, semantic] = await Promise.all([
+        second.request('/agents?tags=buoys'),
+        second.request('/agents/search', { body: { query: 'swell buoys', mode: 'semantic' } }),
+      ]);
+      return ids(listed.json).includes(id) && ids(semantic.json).includes(id);
+    });
+  });
+
+  test('a replica started later finds every agent and vector in the database', async () => {
+    const created = await second.request('/agents', {
+      token: second.admin,
+      body: aidipAgent({
+        id: 'urn:agent:harbour',
+        name: 'Harbour Pilot',
+        description: 'Guides ships into the harbour at high water.',
+        tags: ['harbour'],
+      }),
+    });
+    assert.equal(created.status, 201, created.text);
+    const id = String(asObject(created.json)['id']);
+    // The second replica goes away; what it wrote does not.
+    await second.close();
+    const third = await replica(database.url);
+    try {
+      assert.equal((await third.registry.search.stats()).embedded, 2);
+      const semantic = await third.request('/agents/search', {
+        body: { query: 'ships harbour pilot', mode: 'semantic' },
+      });
+      assert.equal(ids(semantic.json)[0], id);
+      const hybrid = await third.request('/agents/search', { body: { query: 'harbour pilot' } });
+      assert.equal(ids(hybrid.json)[0], id);
+    } finally {
+      await third.close();
+    }
+  });
+});
