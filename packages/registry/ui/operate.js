@@ -1,5 +1,6 @@
 // The operator console (/app/operate, an admin token; hosts need an operator): the crawl queue with "crawl now",
-// tokens (create, list, revoke), the audit log, and agents flagged when they arrived.
+// the registries imported and their last runs, tokens (create, list, revoke), the audit log, and agents flagged
+// when they arrived.
 import { api, credentials } from './api.js';
 import { h, setStatus, showView, when } from './dom.js';
 
@@ -18,6 +19,7 @@ export async function operateView() {
   }
   const hosts = h('div', { id: 'hosts' }, 'Loading…');
   const tokens = h('div', { id: 'tokens' }, 'Loading…');
+  const imports = h('div', { id: 'imports' }, 'Loading…');
   const audit = h('div', { id: 'audit' }, 'Loading…');
   const flagged = h('div', { id: 'flagged' }, 'Loading…');
   showView(
@@ -26,6 +28,8 @@ export async function operateView() {
       'nav',
       { class: 'toc', 'aria-label': 'Sections' },
       h('a', { href: '#hosts-title' }, 'Crawling'),
+      ' · ',
+      h('a', { href: '#imports-title' }, 'Imports'),
       ' · ',
       h('a', { href: '#tokens-title' }, 'Tokens'),
       ' · ',
@@ -39,6 +43,12 @@ export async function operateView() {
       h('h2', { id: 'hosts-title' }, 'Hosts being crawled'),
       hosts,
     ),
+    h(
+      'section',
+      { 'aria-labelledby': 'imports-title' },
+      h('h2', { id: 'imports-title' }, 'Registries imported'),
+      imports,
+    ),
     h('section', { 'aria-labelledby': 'tokens-title' }, h('h2', { id: 'tokens-title' }, 'Tokens'), tokens),
     h(
       'section',
@@ -49,7 +59,12 @@ export async function operateView() {
     h('section', { 'aria-labelledby': 'audit-title' }, h('h2', { id: 'audit-title' }, 'Audit log'), audit),
   );
   setStatus('');
-  await Promise.all([loadHosts(hosts), loadTokens(tokens), loadAuditViews(audit, flagged)]);
+  await Promise.all([
+    loadHosts(hosts),
+    loadImports(imports),
+    loadTokens(tokens),
+    loadAuditViews(audit, flagged),
+  ]);
 }
 
 function table(caption, headings, rows) {
@@ -176,6 +191,63 @@ async function loadAuditViews(audit, flagged) {
             h('td', { class: 'details' }, JSON.stringify(entry.details)),
           ),
         ),
+    ),
+  );
+}
+
+/** The registries this one imports (GET /imports): each with its last completed import and its last run. */
+async function loadImports(container) {
+  let list;
+  try {
+    ({ body: list } = await api('/imports'));
+  } catch (error) {
+    container.replaceChildren(h('p', { class: 'error' }, `Needs an admin token: ${error.message}`));
+    return;
+  }
+  if (list.imports.length === 0) {
+    container.replaceChildren(
+      h(
+        'p',
+        { class: 'hint' },
+        'No registry imported yet (agentry import <url>, or agentry serve --import <url> to mirror one).',
+      ),
+    );
+    return;
+  }
+  container.replaceChildren(
+    table(
+      'Registries imported',
+      ['Source', 'Kind', 'Last completed', 'Last run', 'Agents'],
+      list.imports.map((source) => {
+        const run = source.last_run;
+        return h(
+          'tr',
+          { 'data-source': source.base_url },
+          h('td', {}, h('code', { class: 'wrap' }, source.base_url)),
+          h('td', {}, source.kind ?? '—'),
+          h('td', {}, when(source.last_imported_at)),
+          h(
+            'td',
+            {},
+            run === undefined
+              ? '—'
+              : [
+                  h('span', { class: run.ok ? 'badge ok' : 'badge warn' }, run.ok ? 'done' : 'failed'),
+                  ' ',
+                  when(run.at),
+                  run.ok
+                    ? h(
+                        'div',
+                        { class: 'hint' },
+                        `${run.imported ?? 0} imported, ${run.deleted ?? 0} deleted` +
+                          (run.unreadable ? `, ${run.unreadable} unreadable` : ''),
+                      )
+                    : h('div', { class: 'error' }, run.error ?? ''),
+                ],
+          ),
+          h('td', {}, String(source.agents)),
+        );
+      }),
     ),
   );
 }

@@ -16,6 +16,7 @@ import { agentHandlers } from './routes/agents.js';
 import { catalogHandlers } from './routes/catalog.js';
 import { facetHandlers } from './routes/facets.js';
 import { hostHandlers } from './routes/hosts.js';
+import { importHandlers } from './routes/imports.js';
 import { invokeHandlers } from './routes/invoke.js';
 import { listingHandlers } from './routes/listing.js';
 import { resolveHandlers } from './routes/resolve.js';
@@ -70,6 +71,7 @@ export function createApi(services: RegistryServices): Hono<ApiEnv> {
     ...resolveHandlers(services),
     ...adminHandlers(services),
     ...hostHandlers(services),
+    ...importHandlers(services),
     ...catalogHandlers(services),
     ...systemHandlers(services),
     ...uiHandlers(),

@@ -599,6 +599,18 @@ const TABLE = {
     responses: { '204': { description: 'Removed.' } },
     problems: [400, 404],
   }),
+  listImports: api({
+    method: 'GET',
+    path: '/imports',
+    access: ADMIN,
+    tag: 'federation',
+    summary:
+      'The registries this one imports: where the last completed import got to, the entries each brought, and how its last run went (admin)',
+    responses: {
+      '200': { description: 'Every source imported or tried.', content: json(ref('ImportSources')) },
+    },
+    problems: [400],
+  }),
   getAiCatalog: api({
     method: 'GET',
     path: '/.well-known/ai-catalog.json',

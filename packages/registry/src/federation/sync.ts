@@ -3,7 +3,7 @@
  * Registry API, or another Agentry registry), and where the last import got to. Each source's latest update time
  * is kept in `federation_sources`, so the next import asks only for what changed since (`updated_since`); a full
  * import asks for everything again. The watermark moves only when an import completes, so an import that fails
- * half-way is taken up from the same point.
+ * half-way is taken up from the same point. Each run, done or failed, is written to the audit log.
  */
 import {
   BadRegistryResponseError,
@@ -14,6 +14,7 @@ import {
 } from '@agentry/client';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { writeAudit } from '../store/audit.js';
 import { importAgentryRegistry } from './agentry-registry.js';
 import { type FederationSink, type ImportSummary, importMcpRegistry } from './mcp-registry.js';
 import { FederationError, federationFailure, fetchJsonPage, isObject, pageUrl } from './paging.js';
@@ -51,12 +52,60 @@ export function sourceKey(baseUrl: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+/**
+ * Imports a registry, and writes how the run went to the audit log (`import.run`, target the source's base URL,
+ * actor `system`): what it imported, or why it failed. An import stopped by its signal is not recorded.
+ */
 export async function importRegistry(
   db: Kysely<Database>,
   sink: FederationSink,
   options: RegistryImport,
 ): Promise<RegistryImportResult> {
   const baseUrl = sourceKey(options.baseUrl);
+  const at = (): string => new Date((options.now ?? Date.now)()).toISOString();
+  let result: RegistryImportResult;
+  try {
+    result = await importOnce(db, sink, options, baseUrl);
+  } catch (error) {
+    if (options.signal?.aborted !== true) {
+      const message = error instanceof Error ? error.message : String(error);
+      await writeAudit(db, {
+        at: at(),
+        actor: 'system',
+        action: IMPORT_RUN_ACTION,
+        target: baseUrl,
+        details: { ok: false, error: message },
+      }).catch(() => undefined);
+    }
+    throw error;
+  }
+  await writeAudit(db, {
+    at: at(),
+    actor: 'system',
+    action: IMPORT_RUN_ACTION,
+    target: baseUrl,
+    details: {
+      ok: true,
+      kind: result.kind,
+      since: result.updatedSince ?? null,
+      imported: result.imported,
+      deleted: result.tombstoned,
+      skipped: result.skipped,
+      unreadable: result.problems.length,
+    },
+  });
+  return result;
+}
+
+/** The audit log's action for one run of an import. */
+export const IMPORT_RUN_ACTION = 'import.run';
+
+async function importOnce(
+  db: Kysely<Database>,
+  sink: FederationSink,
+  options: RegistryImport,
+  baseUrl: string,
+): Promise<RegistryImportResult> {
   const stored = await db
     .selectFrom('federation_sources')
     .selectAll()

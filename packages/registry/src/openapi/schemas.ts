@@ -527,6 +527,52 @@ export const COMPONENT_SCHEMAS = named({
       created_at: { type: 'string', format: 'date-time' },
     },
   },
+  ImportSources: {
+    type: 'object',
+    required: ['imports'],
+    properties: {
+      imports: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['base_url', 'agents'],
+          properties: {
+            base_url: { type: 'string', format: 'uri' },
+            kind: { type: 'string', enum: ['mcp-registry', 'agentry'] },
+            updated_since: {
+              type: 'string',
+              format: 'date-time',
+              description: 'What the next import asks for changes since.',
+            },
+            last_imported_at: {
+              type: 'string',
+              format: 'date-time',
+              description: 'When the last import completed.',
+            },
+            agents: {
+              type: 'integer',
+              minimum: 0,
+              description: "Entries with a description imported from the source's host.",
+            },
+            last_run: {
+              type: 'object',
+              required: ['at', 'ok'],
+              description: 'The newest run, done or failed (from the audit log, action `import.run`).',
+              properties: {
+                at: { type: 'string', format: 'date-time' },
+                ok: { type: 'boolean' },
+                imported: { type: 'integer', minimum: 0 },
+                deleted: { type: 'integer', minimum: 0 },
+                skipped: { type: 'integer', minimum: 0 },
+                unreadable: { type: 'integer', minimum: 0 },
+                error: { type: 'string' },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
   TokenList: {
     type: 'object',
     required: ['tokens'],

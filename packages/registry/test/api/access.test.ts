@@ -252,6 +252,7 @@ describe('admin', () => {
       ['/admin/tokens', 'GET'],
       ['/admin/tokens/x', 'DELETE'],
       ['/admin/audit', 'GET'],
+      ['/imports', 'GET'],
       ['/metrics', 'GET'],
     ] as const) {
       const body = method === 'POST' ? { role: 'client' } : undefined;

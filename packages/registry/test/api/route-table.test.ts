@@ -62,6 +62,7 @@ describe('the app made from the route table', () => {
       ['/admin/audit', 'GET, HEAD'],
       ['/hosts', 'GET, POST, HEAD'],
       ['/hosts/x', 'GET, DELETE, HEAD'],
+      ['/imports', 'GET, HEAD'],
       ['/.well-known/ai-catalog.json', 'GET, HEAD'],
     ] as const) {
       const answer = await r.request(path, { method: 'PATCH', token: r.admin });

@@ -45,6 +45,7 @@ const ROUTES = [
   'POST /hosts',
   'GET /hosts',
   'GET /hosts/{origin}',
+  'GET /imports',
   'DELETE /hosts/{origin}',
   'GET /.well-known/ai-catalog.json',
 ];

@@ -1,13 +1,17 @@
 /**
  * The registry the web app's browser test and its screenshots use: a real registry on loopback with a translator
  * served by a real agent behind the gateway (an operation whose input has a string, an enum, a boolean and a
- * number), a weather agent, a tide agent registered as a signed A2A card, an agent whose description carries HTML, one the safety scan flags, 25 fillers (two
- * pages of results) and one restricted to the group `team`.
+ * number), a weather agent, a tide agent registered as a signed A2A card, an agent whose description carries HTML,
+ * one the safety scan flags, 25 fillers (two pages of results), one restricted to the group `team`, and a currency
+ * converter imported from a second registry (with a second import that fails: nothing answers there).
  */
 import assert from 'node:assert/strict';
 import { createSecureFetcher } from '@agentry/client';
 import { type AgentServer, sendJson, startAgentServer } from '../gateway/agent-server.js';
 import { aidipAgent, startRegistry, type TestRegistry } from '../support.js';
+
+/** A registry the demo is told to import that nothing answers at (port 9 is discard; nothing listens here). */
+export const UNREACHABLE_REGISTRY = 'http://127.0.0.1:9';
 
 export interface DemoRegistry {
   agentServer: AgentServer;
@@ -16,6 +20,8 @@ export interface DemoRegistry {
   clientToken: string;
   /** A client token of the group `team`. */
   restrictedToken: string;
+  /** The registry it imports the currency converter from. */
+  upstreamUrl: string;
   close(): Promise<void>;
 }
 
@@ -66,7 +72,28 @@ export async function startDemoRegistry(): Promise<DemoRegistry> {
     });
   });
   const fetcher = createSecureFetcher({ allowPrivateNetwork: true, cache: false, ca: agentServer.ca! });
-  const registry = await startRegistry({ fetcher });
+  // Another registry this one mirrors (an imported agent), and one that is not there (a failed import).
+  const upstream = await startRegistry();
+  const upstreamPublisher = await upstream.token('publisher', { publisher: 'globex' });
+  const shared = await upstream.request('/agents', {
+    token: upstreamPublisher.token,
+    body: aidipAgent({
+      id: 'currency',
+      name: 'Currency Converter',
+      description: 'Converts amounts between currencies.',
+      tags: ['finance'],
+    }),
+  });
+  assert.equal(shared.status, 201, shared.text);
+  const importFetcher = createSecureFetcher({ allowHttp: true, allowPrivateNetwork: true, cache: false });
+  const registry = await startRegistry({
+    fetcher,
+    imports: {
+      sources: [upstream.url, UNREACHABLE_REGISTRY],
+      intervalMs: 3_600_000,
+      fetcher: importFetcher,
+    },
+  });
   const publisher = await registry.token('publisher', { publisher: 'acme' });
   const register = async (document: unknown) => {
     const answer = await registry.request('/agents', { token: publisher.token, body: document });
@@ -115,13 +142,25 @@ export async function startDemoRegistry(): Promise<DemoRegistry> {
     document: aidipAgent({ id: 'secret', name: 'Secret Agent', description: 'Only for the team.' }),
     access: { groups: ['team'] },
   });
+  // Both imports have run once (the audit log has a run of each) before anyone looks.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const runs = await registry.request('/imports', { token: registry.admin });
+    const sources = (runs.json as { imports: Array<{ last_run?: unknown }> }).imports;
+    if (sources.length === 2 && sources.every((source) => source.last_run !== undefined)) break;
+    assert.ok(Date.now() < deadline, `the imports did not run: ${runs.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
   return {
     agentServer,
     registry,
+    upstreamUrl: upstream.url,
     clientToken: (await registry.token('client')).token,
     restrictedToken: (await registry.token('client', { groups: ['team'] })).token,
     async close() {
       await registry.close();
+      await upstream.close();
+      await importFetcher.close();
       await fetcher.close();
       await agentServer.close();
     },

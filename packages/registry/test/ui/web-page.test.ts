@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import type { AgentServer } from '../gateway/agent-server.js';
 import { aidipAgent, type TestRegistry } from '../support.js';
-import { type DemoRegistry, startDemoRegistry } from './demo-registry.js';
+import { type DemoRegistry, startDemoRegistry, UNREACHABLE_REGISTRY } from './demo-registry.js';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -125,6 +125,13 @@ describe('the web app', () => {
       '1',
     );
     await page.locator('[data-facet="sources"] .facet-value', { hasText: 'registered' }).waitFor();
+    assert.equal(
+      await page
+        .locator('[data-facet="sources"] .facet-value', { hasText: 'imported' })
+        .locator('.count')
+        .textContent(),
+      '1',
+    );
     await nlp.locator('input').check();
     await page.waitForURL(/tags=nlp/);
     await page.locator('#results > li').nth(1).waitFor({ state: 'detached' });
@@ -352,12 +359,18 @@ describe('the web app', () => {
     await page.locator('#results > li[data-agent-id="secret"]').waitFor({ state: 'detached' });
   });
 
-  test('the operator console: crawl queue, tokens (create, list, revoke), flagged agents and the audit log with an admin token', async () => {
+  test('the operator console: crawl queue, imports, tokens (create, list, revoke), flagged agents and the audit log with an admin token', async () => {
     await page.goto(`${registry.url}/app/operate`);
     await page.locator('main', { hasText: 'needs an admin token' }).waitFor();
     await useToken(registry.admin);
     await page.locator('#hosts', { hasText: 'No origins in the crawl queue' }).waitFor();
     await page.locator('#flagged a', { hasText: 'Pushy Helper' }).waitFor();
+    // The registries imported: the one that answered with its agent, the one that did not with why.
+    const mirrored = page.locator(`#imports tr[data-source="${demo.upstreamUrl}"]`);
+    await mirrored.waitFor();
+    assert.match((await mirrored.textContent()) ?? '', /agentry.*done.*1 imported, 0 deleted.*1$/s);
+    const unreachable = page.locator(`#imports tr[data-source="${UNREACHABLE_REGISTRY}"]`);
+    assert.match((await unreachable.textContent()) ?? '', /failed/);
     await page.locator('#audit td', { hasText: 'agent.create' }).first().waitFor();
     await page.selectOption('#token-role', 'publisher');
     await page.fill('#token-publisher', 'globex');
