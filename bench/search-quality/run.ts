@@ -17,6 +17,10 @@
  *   node --import tsx bench/search-quality/run.ts --only livemcpbench-tools
  *   node --import tsx bench/search-quality/run.ts --embedding-cache /tmp/use-lite.json   reuse vectors across runs
  *   node --import tsx bench/search-quality/run.ts --lexical postgres    lexical-only NDCG@10, FTS5 beside PostgreSQL
+ *   node --import tsx bench/search-quality/run.ts --database postgres   the whole registry on PostgreSQL
+ *
+ * `--database postgres` runs each set's registry on a fresh PostgreSQL database (created on the server
+ * `AGENTRY_BENCH_POSTGRES` names, default the local one, and dropped at the end) instead of a temp SQLite file.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chosenUseLiteEngine, createUseLiteProvider, type EmbeddingProvider } from '@agentry/embeddings';
 import { createRegistry, type Registry } from '@agentry/registry';
+import pg from 'pg';
 import pino from 'pino';
 import { MAX_QUERY_CHARS } from '../../packages/registry/src/api/queries.js';
 import type { SearchMode } from '../../packages/registry/src/search/index.js';
@@ -43,8 +48,12 @@ const { values: args } = parseArgs({
     'embedding-cache': { type: 'string' },
     bench: { type: 'string' },
     lexical: { type: 'string' },
+    database: { type: 'string', default: 'sqlite' },
   },
 });
+if (args.database !== 'sqlite' && args.database !== 'postgres') {
+  throw new Error('--database takes sqlite or postgres');
+}
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const benchDir = resolve(args.bench ?? join(here, '../../../shared/bench'));
@@ -70,8 +79,9 @@ const UNLIMITED = { requests: 1e9, windowSeconds: 1 };
 async function runDataset(dataset: Dataset): Promise<DatasetResult> {
   const started = performance.now();
   const dir = mkdtempSync(join(tmpdir(), 'agentry-search-bench-'));
+  const postgres = args.database === 'postgres' ? await freshBenchDatabase() : undefined;
   const registry = await createRegistry({
-    databasePath: join(dir, 'registry.db'),
+    databasePath: postgres?.url ?? join(dir, 'registry.db'),
     embeddingProvider: provider,
     adminToken: ADMIN,
     logger: pino({ level: 'silent' }),
@@ -121,8 +131,26 @@ async function runDataset(dataset: Dataset): Promise<DatasetResult> {
     };
   } finally {
     await registry.close();
+    await postgres?.drop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A new database on the bench's PostgreSQL server, and how to drop it. */
+async function freshBenchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const server = process.env['AGENTRY_BENCH_POSTGRES'] ?? 'postgres://postgres@127.0.0.1:5432';
+  const name = `agentry_bench_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: `${server}/postgres` });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  return { url: `${server}/${name}`, drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 /** One request to the registry's handler as the admin; the JSON answer, or an error saying what was refused. */
