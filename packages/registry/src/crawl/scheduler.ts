@@ -175,12 +175,18 @@ export interface Crawler {
  *
  * @example
  * ```ts
+ * import { createSecureFetcher } from '@agentry/client';
  * import { createRegistry } from '@agentry/registry';
+ * import { createCrawler } from '@agentry/registry/crawler';
  *
- * const registry = await createRegistry({ databasePath: 'agentry.db', crawl: { enabled: false, concurrency: 8 } });
- * await registry.crawler.add(['https://agents.example.com', 'planner.example.com']);
- * const summary = await registry.crawler.runOnce(); // every host due now; `crawl: { enabled: true }` keeps at it
- * console.log(summary, await registry.crawler.host('https://agents.example.com'));
+ * // A registry has its crawler (`registry.crawler`); this one crawls into the same database with settings of its own.
+ * const registry = await createRegistry({ databasePath: 'agentry.db', embeddings: 'none' });
+ * const fetcher = createSecureFetcher({ timeoutMs: 5000 });
+ * const crawler = createCrawler({ db: registry.store.db, fetcher, sink: registry.crawlSink, concurrency: 8 });
+ * await crawler.add(['https://agents.example.com', 'planner.example.com']);
+ * const summary = await crawler.runOnce(); // every host due now; `crawler.start()` keeps at it
+ * console.log(summary, await crawler.host('https://agents.example.com'));
+ * await fetcher.close();
  * await registry.close();
  * ```
  */
