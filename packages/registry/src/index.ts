@@ -31,7 +31,14 @@ export {
   limitOrNone,
   settingsFromEnv,
 } from './config.js';
-export { DatabaseUnavailableError, MigrationError, UnsupportedDatabaseError } from './db/index.js';
+export {
+  type CopyProgress,
+  DatabaseCopyError,
+  DatabaseUnavailableError,
+  MigrationError,
+  TargetNotEmptyError,
+  UnsupportedDatabaseError,
+} from './db/index.js';
 export {
   type AgentryRegistryImport,
   FEDERATION_KINDS,
@@ -44,6 +51,11 @@ export {
   type RegistryImportResult,
 } from './federation/index.js';
 export { AgentLoadConflictError, type LoadAgentsOptions, loadAgents } from './load-agents.js';
+export {
+  type MoveRegistryOptions,
+  type MoveRegistryResult,
+  moveRegistryDatabase,
+} from './move-database.js';
 export type {
   Caller,
   LivenessSignal,

@@ -2,6 +2,19 @@
  * The registry's database layer: one `Database` type holding every part's tables, one ordered list of
  * migrations, and `openDatabase`, where the dialect is chosen.
  */
+export {
+  type CopyDatabaseOptions,
+  type CopyEndpoint,
+  type CopyProgress,
+  copyDatabase,
+  DatabaseCopyError,
+  type DatabaseCopyPlan,
+  type DatabaseCopyResult,
+  planDatabaseCopy,
+  REBUILT_TABLE,
+  type TableCopyPlan,
+  TargetNotEmptyError,
+} from './copy-database.js';
 export type { Database } from './database.js';
 export type { DatabaseDialect, DialectName } from './dialect.js';
 export {

@@ -1,0 +1,121 @@
+/**
+ * Moving a registry to another database (`agentry migrate`): a SQLite file's registry into PostgreSQL, when it
+ * outgrows one machine. Both databases are opened and brought to this registry's schema, every row is copied
+ * (db/copy-database.ts), and the lexical search index, whose tables each dialect keeps in its own shape, is
+ * rebuilt from the copied agents in the same transaction — so the target is a whole registry when the move
+ * commits, or untouched when it fails, and its first replica serves searches at once. Vectors are copied, not
+ * recomputed: the target needs no embedding provider.
+ */
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Kysely } from 'kysely';
+import {
+  type CopyProgress,
+  copyDatabase,
+  DatabaseCopyError,
+  type DatabaseCopyResult,
+} from './db/copy-database.js';
+import type { Database } from './db/database.js';
+import type { DialectName } from './db/dialect.js';
+import { databaseTarget, type OpenedDatabase, openDatabase } from './db/open.js';
+import { sqliteFileHasTables } from './db/sqlite.js';
+import { searchDocumentOf } from './records/search-document.js';
+import { lexicalFields } from './search/document-text.js';
+import { createPostgresLexicalIndex } from './search/lexical/postgres.js';
+import { createSqliteLexicalIndex } from './search/lexical/sqlite.js';
+import type { LexicalIndex } from './search/lexical/types.js';
+import { forEachAgentPage } from './store/agent-pages.js';
+import { recordFromRow } from './store/rows.js';
+
+export interface MoveRegistryOptions {
+  /** The registry's SQLite file. It must exist and be a registry's; it is migrated first when an older one. */
+  readonly from: string;
+  /** Where it moves: a `postgres://` URL (or a SQLite file or `sqlite:` URL). The database must exist. */
+  readonly to: string;
+  /** Replace what the target holds (default: a target holding any row is refused, and nothing is written). */
+  readonly replace?: boolean;
+  /** Told as rows are copied (after each batch, and when a table is done). */
+  readonly onProgress?: (progress: CopyProgress) => void;
+}
+
+export interface MoveRegistryResult extends DatabaseCopyResult {
+  /** Agents written into the target's lexical search index. */
+  readonly indexed: number;
+}
+
+/**
+ * Copies the registry in `from` into `to`, as the module header says. Throws `DatabaseCopyError` (a missing or
+ * foreign source file, a target that is not empty, schemas that differ), and what opening either database throws
+ * (`DatabaseUnavailableError`, `UnsupportedDatabaseError`, `MigrationError`): each one line.
+ */
+export async function moveRegistryDatabase(options: MoveRegistryOptions): Promise<MoveRegistryResult> {
+  const target = databaseTarget(
+    /^[a-z][a-z0-9+.-]+:/i.test(options.to) ? { url: options.to } : { path: options.to },
+  );
+  const sourcePath = options.from;
+  if (!existsSync(sourcePath) || !statSync(sourcePath).isFile()) {
+    throw new DatabaseCopyError(`There is no registry database file at ${sourcePath}`);
+  }
+  if (!sqliteFileHasTables(sourcePath, ['kysely_migration', 'agents', 'tokens'])) {
+    throw new DatabaseCopyError(
+      `${sourcePath} is not a registry database (no agents or tokens tables in it)`,
+    );
+  }
+  if (target.dialect === 'sqlite' && existsSync(target.path) && sameFile(sourcePath, target.path)) {
+    throw new DatabaseCopyError(`${sourcePath} is both the source and the target`);
+  }
+
+  const source = await openDatabase({ path: sourcePath });
+  let into: OpenedDatabase;
+  try {
+    into = await openDatabase(target.dialect === 'sqlite' ? { path: target.path } : { url: target.url });
+  } catch (error) {
+    await source.close();
+    throw error;
+  }
+  try {
+    const lexical = lexicalIndexFor(into.dialect.name);
+    let indexed = 0;
+    const copied = await copyDatabase(source, into, {
+      ...(options.replace === undefined ? {} : { replace: options.replace }),
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+      async rebuild(trx, replacedAgents) {
+        await lexical.remove(trx, replacedAgents);
+        indexed = await indexAgents(trx, lexical);
+      },
+    });
+    return { ...copied, indexed };
+  } finally {
+    await into.close();
+    await source.close();
+  }
+}
+
+/** The lexical engine whose tables the dialect's migrations made (search/lexical/). */
+function lexicalIndexFor(dialect: DialectName): LexicalIndex {
+  return dialect === 'postgres' ? createPostgresLexicalIndex() : createSqliteLexicalIndex();
+}
+
+/** Writes every agent of `db` into `lexical`, a page at a time; returns how many. */
+async function indexAgents(db: Kysely<Database>, lexical: LexicalIndex): Promise<number> {
+  let count = 0;
+  await forEachAgentPage(db, async (rows) => {
+    await lexical.write(
+      db,
+      rows.map((row) => {
+        const document = searchDocumentOf(recordFromRow(row));
+        return { id: document.id, fields: lexicalFields(document), restricted: document.restricted === true };
+      }),
+    );
+    count += rows.length;
+  });
+  return count;
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return resolve(a) === resolve(b);
+  }
+}
