@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   search: async () => (await import('./commands/search.js')).registerSearch,
   crawl: async () => (await import('./commands/crawl.js')).registerCrawl,
   import: async () => (await import('./commands/import.js')).registerImport,
+  migrate: async () => (await import('./commands/migrate.js')).registerMigrate,
 };
 
 /**

@@ -58,6 +58,7 @@ const COMMANDS = [
   'crawl',
   'import',
   'token',
+  'migrate',
 ];
 
 /** The example lines of `agentry <command> --help` (the top-level help for ''), as printed. */
@@ -862,6 +863,55 @@ const RUNNERS: Record<string, Runner> = {
       await database.drop();
     }
   },
+  // --- agentry migrate (registry.db: the demo registry imported into a file; a fresh PostgreSQL database, dropped after)
+  'agentry migrate --from registry.db --database postgres://postgres@127.0.0.1:5432/agentry': async (
+    line,
+  ) => {
+    await onMigrationSource(async ({ cwd, url }) => {
+      const run = await sh(line, { cwd, swaps: { 'postgres://postgres@127.0.0.1:5432/agentry': url } });
+      assert.equal(run.status, 0, run.stderr);
+      assert.match(
+        run.stdout,
+        /^agentry: moved registry\.db into postgres:\/\/.*: 3 agents, \d+ rows in \d+ tables; search index rebuilt for 3 agents$/m,
+      );
+      assert.match(run.stderr, /^agentry: agents: 3 rows$/m);
+      // A registry on the target serves the moved agents, search included.
+      const served = await shStart('agentry serve --port 0', { cwd, env: { DATABASE_URL: url } });
+      try {
+        const search = await fetch(`${served.url}/agents/search`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: 'translate text into Chinese', mode: 'lexical' }),
+        });
+        assert.equal(search.status, 200);
+        // Imported agents are named for the registry they came from (localhost-<port>-translator).
+        assert.match(String(((await search.json()) as Array<{ id: string }>)[0]?.id), /-translator$/);
+      } finally {
+        await served.stop();
+      }
+    });
+  },
+  'agentry migrate --from registry.db --database postgres://postgres@127.0.0.1:5432/agentry --replace --json':
+    async (line) => {
+      await onMigrationSource(async ({ cwd, url }) => {
+        const swaps = { 'postgres://postgres@127.0.0.1:5432/agentry': url };
+        // A target that holds a registry already (an admin token): --replace copies over it.
+        const minted = await sh(
+          'agentry token --database postgres://postgres@127.0.0.1:5432/agentry --role admin',
+          {
+            cwd,
+            swaps,
+          },
+        );
+        assert.equal(minted.status, 0, minted.stderr);
+        const run = await sh(line, { cwd, swaps });
+        assert.equal(run.status, 0, run.stderr);
+        const summary = JSON.parse(run.stdout) as { tables: Record<string, number>; indexed: number };
+        assert.equal(summary.tables['agents'], 3);
+        assert.equal(summary.indexed, 3);
+        assert.ok((summary.tables['tokens'] ?? 0) >= 1, 'the admin token came along');
+      });
+    },
 };
 
 /** Agents a user writes in plain JavaScript, as `agentry host ./agents.js` serves them. */
@@ -891,6 +941,29 @@ async function onRunningRegistryFile(
   const { cwd, url, token } = await writableRegistry('token');
   assert.match(token, /^agentry_/);
   await check({ cwd, url, firstAdmin: token });
+}
+
+/** A folder holding registry.db: the demo registry imported into a file (made once, read by each migrate example). */
+let migrationSource: Promise<string> | undefined;
+
+/** Runs `check` in the folder holding registry.db, with a fresh PostgreSQL database (`url`), dropped after. */
+async function onMigrationSource(
+  check: (source: { cwd: string; url: string }) => Promise<void>,
+): Promise<void> {
+  migrationSource ??= (async () => {
+    const cwd = folder();
+    const demoUrl = `http://localhost:${new URL(demo.url).port}`;
+    const imported = await sh(`agentry import ${demoUrl} ${LOOPBACK_FLAGS} --db registry.db`, { cwd });
+    assert.equal(imported.status, 0, imported.stderr);
+    return cwd;
+  })();
+  const cwd = await migrationSource;
+  const database = await freshPostgresDatabase();
+  try {
+    await check({ cwd, url: database.url });
+  } finally {
+    await database.drop();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
