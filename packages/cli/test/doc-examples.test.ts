@@ -30,6 +30,7 @@ const ENTRY_POINTS = [
   'serveNode',
   'createRegistry',
   'serveRegistry',
+  'loadAgents',
   'createCrawler',
 ];
 
