@@ -168,6 +168,55 @@ describe('replicas on one PostgreSQL database', () => {
     });
   });
 
+  test('registrations made at once on both replicas are all indexed, and each replica holds every vector', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `Ferry ${String.fromCharCode(97 + i)}`);
+    const created = await Promise.all(
+      names.map((name, i) =>
+        (i % 2 === 0 ? first : second).request('/agents', {
+          token: first.admin,
+          body: aidipAgent({
+            id: `urn:agent:ferry-${i}`,
+            name,
+            description: 'Runs a ferry timetable across the estuary.',
+            tags: ['ferries'],
+          }),
+        }),
+      ),
+    );
+    for (const answer of created) assert.equal(answer.status, 201, answer.text);
+    const all = created.map((answer) => String(asObject(answer.json)['id'])).sort();
+    for (const replica of [first, second]) {
+      await eventually('every ferry on both replicas', async () => {
+        const [lexical, semantic] = await Promise.all([
+          replica.request('/agents/search', { body: { query: 'ferry timetable', mode: 'lexical', top: 50 } }),
+          replica.request('/agents/search', {
+            body: { query: 'ferry timetable', mode: 'semantic', top: 50 },
+          }),
+        ]);
+        const lexicalIds = ids(lexical.json).sort();
+        const semanticIds = ids(semantic.json)
+          .filter((id) => all.includes(id))
+          .sort();
+        return (
+          JSON.stringify(lexicalIds) === JSON.stringify(all) &&
+          JSON.stringify(semanticIds) === JSON.stringify(all)
+        );
+      });
+    }
+    // The lexical statistics counted each agent once, whichever replica wrote it.
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const totals = await client.query(
+        `select (select rows from search_lexical_totals where not restricted) as counted,
+                (select count(*) from search_lexical_documents where not restricted) as stored`,
+      );
+      assert.equal(Number(totals.rows[0].counted), Number(totals.rows[0].stored));
+    } finally {
+      await client.end();
+    }
+  });
+
   test('a replica started later finds every agent and vector in the database', async () => {
     const created = await second.request('/agents', {
       token: second.admin,
@@ -184,7 +233,7 @@ describe('replicas on one PostgreSQL database', () => {
     await second.close();
     const third = await replica(database.url);
     try {
-      assert.equal((await third.registry.search.stats()).embedded, 2);
+      assert.equal((await third.registry.search.stats()).embedded, 2 + 12);
       const semantic = await third.request('/agents/search', {
         body: { query: 'ships harbour pilot', mode: 'semantic' },
       });
