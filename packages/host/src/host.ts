@@ -31,7 +31,7 @@ import type { HostRuntime } from './runtime/types.js';
 import { createCardSigner } from './signing/card-signature.js';
 import type { SigningConfig } from './signing/keys.js';
 import { type A2aHandler, createA2aHandler } from './transports/a2a/server.js';
-import { createMcpHandler, type McpHandler } from './transports/mcp/server.js';
+import type { McpHandler } from './transports/mcp/server.js';
 
 export interface HostOptions {
   agents: readonly AgentDefinition[];
@@ -226,10 +226,15 @@ export function createHost(options: HostOptions): Host {
     const key = agentId ?? '';
     let handler = mcpHandlers.get(key);
     if (handler === undefined) {
-      handler = createMcpHandler(runtime, {
-        tasks: { fetch: (request) => fetchHandler(request) },
-        ...(agentId === undefined ? {} : { agentId }),
-      });
+      // The MCP SDK (and zod) load with the first MCP request, not with every host: about a third of the host's
+      // load time, paid by each CLI command and process that never serves MCP.
+      const created = import('./transports/mcp/server.js').then(({ createMcpHandler }) =>
+        createMcpHandler(runtime, {
+          tasks: { fetch: (request) => fetchHandler(request) },
+          ...(agentId === undefined ? {} : { agentId }),
+        }),
+      );
+      handler = async (request, context) => (await created)(request, context);
       mcpHandlers.set(key, handler);
     }
     return handler;

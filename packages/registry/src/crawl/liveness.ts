@@ -4,13 +4,13 @@
  * - A2A: fetching the agent card of the interface's origin;
  * - REST (WoA rest, plain HTTP endpoints): a HEAD of the invoke URL; any answer below 500 but 404/410 is `up`.
  * Other bindings (stdio, unix, local, wss) are `unknown`: probing them would run or reach local things.
+ * The MCP SDK loads on the first MCP probe, not with the registry: most registries (and every CLI command that
+ * imports one) never probe an MCP server, and the SDK with zod is a third of the registry's load time.
  */
 
 import type { SecureFetcher } from '@agentry/client';
 import type { Agent, Binding } from '@agentry/core';
 import { encodeUriComponentSafe } from '@agentry/core';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describeFetchError } from './fetch-document.js';
 import type { LivenessResult } from './types.js';
 
@@ -119,6 +119,10 @@ async function request(
 
 async function mcpInitialize(url: string, options: LivenessOptions): Promise<string | undefined> {
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
   const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: fetchLike(options, timeout) });
   const client = new Client(CLIENT_INFO);
   try {
