@@ -75,7 +75,7 @@ export async function searchView(params, navigate) {
     if (value) listParams.set(name, value);
   }
   const facetParams = new URLSearchParams();
-  for (const name of FILTER_PARAMS) if (params.get(name)) facetParams.set(name, params.get(name));
+  for (const name of ['q', ...FILTER_PARAMS]) if (params.get(name)) facetParams.set(name, params.get(name));
   const [list] = await Promise.allSettled([api(`/agents?${listParams}`)]);
   if (!stillCurrent(turn)) return;
   results.removeAttribute('aria-busy');
@@ -186,8 +186,15 @@ function activeFilters(params, navigate) {
 
 function facetLists(body, params, navigate) {
   const groups = [];
+  const agents = `${body.total} ${body.total === 1 ? 'agent' : 'agents'}`;
   groups.push(
-    h('p', { class: 'hint' }, `${body.total} ${body.total === 1 ? 'agent' : 'agents'} match the filters`),
+    h(
+      'p',
+      { class: 'hint' },
+      body.ranked === undefined
+        ? `${agents} match the filters`
+        : `Counted among the best matches of the search: ${agents}`,
+    ),
   );
   for (const [key, label, param] of FILTER_FACETS) {
     const values = body.facets?.[key] ?? [];

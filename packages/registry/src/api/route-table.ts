@@ -258,7 +258,7 @@ const TABLE = {
     tag: 'search',
     summary: 'How many agents have each tag, capability, language, status, source and format',
     description:
-      'Counts among the agents the caller may see that match the filters (the filters of GET /agents; a text query does not narrow them). Each facet lists its `limit` most frequent values, most frequent first.',
+      'Counts among the agents the caller may see that match the filters (the filters of GET /agents) and, with `q`, among the best-ranked 500 matches of the text query (`ranked` says so). Each facet lists its `limit` most frequent values, most frequent first.',
     parameters: [
       listParameter('capabilities', 'Capabilities the agents must have.'),
       listParameter('tags', 'Tags the agents must have.'),
@@ -266,6 +266,13 @@ const TABLE = {
       listParameter('status', 'Lifecycle statuses to include (any of).'),
       SOURCE_FILTER,
       FORMAT_FILTER,
+      {
+        name: 'q',
+        in: 'query',
+        description: 'A search query: count among its best-ranked matches.',
+        schema: { type: 'string', maxLength: 2000 },
+      },
+      { name: 'mode', in: 'query', schema: { type: 'string', enum: ['hybrid', 'lexical', 'semantic'] } },
       limitParameter(100, 20, 'Values per facet.'),
     ],
     responses: { '200': { description: 'The counts.', content: json(ref('Facets')) } },

@@ -598,7 +598,11 @@ export const COMPONENT_SCHEMAS = named({
     type: 'object',
     required: ['total', 'facets'],
     properties: {
-      total: { type: 'integer', minimum: 0, description: 'Agents matching the filters.' },
+      total: { type: 'integer', minimum: 0, description: 'Agents matching the filters (and the query).' },
+      ranked: {
+        type: 'integer',
+        description: 'With `q`: the counts are over at most this many of its best-ranked matches.',
+      },
       facets: {
         type: 'object',
         required: ['tags', 'capabilities', 'languages', 'status', 'sources', 'formats'],

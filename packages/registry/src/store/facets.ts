@@ -2,7 +2,7 @@
  * Facet counts for the web app's filters (GET /facets): of the agents a caller may see that match the filters, how
  * many have each tag, capability, language and status, arrived each way (registered, crawled, imported) and were
  * described in each format. Each count is one GROUP BY over an indexed table, so nothing but the counts is read
- * into memory.
+ * into memory. With a text query, the counts are over the agents its ranking holds.
  *
  * Without filters, the agents a caller may not see are usually a few restricted ones: the counts are then taken
  * over every agent (index-only scans) and the hidden agents' counts subtracted, where counting "the agents I may
@@ -46,8 +46,22 @@ interface Scope {
   except?: AgentIds;
 }
 
-async function scopeOf(db: Kysely<Database>, caller: Caller, filters: AgentFilters): Promise<Scope> {
+async function scopeOf(
+  db: Kysely<Database>,
+  caller: Caller,
+  filters: AgentFilters,
+  among: readonly string[] | undefined,
+): Promise<Scope> {
   const visible = agentVisibility(caller);
+  if (among !== undefined) {
+    // The ids of a ranking: already within the caller's sight and the filters, and at most a few hundred.
+    return {
+      within: db
+        .selectFrom('agents')
+        .select('agents.id')
+        .where('agents.id', 'in', [...among, '']),
+    };
+  }
   if (!hasFilters(filters)) {
     if (visible === undefined) return {};
     const hidden = db
@@ -83,14 +97,18 @@ function top(counts: FacetCount[], limit: number): FacetCount[] {
     .slice(0, limit);
 }
 
-/** The `limit` most frequent values of each facet, most frequent first (ties by value). */
+/**
+ * The `limit` most frequent values of each facet, most frequent first (ties by value). With `among` (the ids a
+ * search ranked for a text query), only those agents are counted.
+ */
 export async function agentFacets(
   db: Kysely<Database>,
   caller: Caller,
   filters: AgentFilters,
   limit: number,
+  among?: readonly string[],
 ): Promise<AgentFacets> {
-  const scope = await scopeOf(db, caller, filters);
+  const scope = await scopeOf(db, caller, filters, among);
   // Subtracting needs every value's count over all agents; counting directly, the database keeps the top ones.
   const keep = scope.except === undefined ? limit : undefined;
   const values =

@@ -140,10 +140,23 @@ describe('GET /facets', () => {
     );
   });
 
+  test('a text query narrows the counts to the agents its ranking holds', async () => {
+    const tides = await facets('?q=tide+times+harbours');
+    assert.equal(tides.total, 1);
+    assert.equal(tides['ranked' as keyof FacetsAnswer], 500);
+    assert.deepEqual(tides.facets['formats'], [{ value: 'a2a', count: 1 }]);
+    assert.deepEqual(tides.facets['sources'], [{ value: 'registered', count: 1 }]);
+    // With the filters too; and a query nothing matches counts nothing.
+    assert.equal((await facets('?q=tide+times+harbours&format=aidip')).total, 0);
+    const none = await facets('?q=zzzqqq');
+    assert.equal(none.total, 0);
+    assert.deepEqual(none.facets['tags'], []);
+  });
+
   test('an unknown parameter or a bad limit is a 400 that names it', async () => {
-    const unknown = await r.request('/facets?q=weather');
+    const unknown = await r.request('/facets?text=weather');
     assert.equal(unknown.status, 400);
-    assert.match(unknown.text, /Unknown query parameter \\"q\\"; GET \/facets takes/);
+    assert.match(unknown.text, /Unknown query parameter \\"text\\"; GET \/facets takes/);
     const limit = await r.request('/facets?limit=0');
     assert.equal(limit.status, 400);
     assert.match(limit.text, /limit/);

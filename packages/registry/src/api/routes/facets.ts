@@ -1,7 +1,8 @@
 /**
- * GET /facets: how many of the agents the caller may see, within the filters of GET /agents, have each tag,
- * capability, language and status, arrived each way and were described in each format — the counts beside a
- * search's filters. Answers are kept until the next write, like listing pages.
+ * GET /facets: how many of the agents the caller may see, within the filters of GET /agents (and, with `q`, among
+ * the best-ranked matches of the text query), have each tag, capability, language and status, arrived each way
+ * and were described in each format — the counts beside a search's filters. Answers without `q` are kept until
+ * the next write, like listing pages.
  */
 import { agentFacets } from '../../store/facets.js';
 import { AnswerCache, callerKey } from '../answer-cache.js';
@@ -14,6 +15,8 @@ import { queryParameters } from '../route-table.js';
 
 const PARAMETERS = queryParameters('facetCounts');
 const CACHED_ANSWERS = 200;
+/** With a text query, the counts are over this many of its best-ranked agents at most. */
+const RANKED_AGENTS = 500;
 
 export function facetHandlers(services: RegistryServices): RouteHandlers<'facetCounts'> {
   const { store } = services;
@@ -35,10 +38,30 @@ export function facetHandlers(services: RegistryServices): RouteHandlers<'facetC
         );
       const read = readListQuery(url);
       if (!read.ok) return read.response;
-      const facets = await agentFacets(store.db, caller, read.value.filters, read.value.limit);
+      const { filters, q, mode, limit } = read.value;
+      // With a text query, the agents counted are those its ranking holds (the best RANKED_AGENTS of them).
+      let among: string[] | undefined;
+      if (q !== undefined) {
+        const scope = await store.agents.searchScope(caller, filters);
+        const hits =
+          scope.candidates?.size === 0
+            ? []
+            : await services.search.search(q, {
+                top: RANKED_AGENTS,
+                ...scope,
+                ...(mode === undefined ? {} : { mode }),
+              });
+        among = hits.map((hit) => hit.id);
+      }
+      const facets = await agentFacets(store.db, caller, filters, limit, among);
       const { total, ...byFacet } = facets;
-      const answer = jsonAnswer(JSON.stringify({ total, facets: byFacet }), 200, {});
-      answers.set(key, answer, madeAt);
+      const answer = jsonAnswer(
+        JSON.stringify({ total, ...(among === undefined ? {} : { ranked: RANKED_AGENTS }), facets: byFacet }),
+        200,
+        {},
+      );
+      // A ranking is not kept (it may have been made while the query could not be embedded); counts are.
+      if (among === undefined) answers.set(key, answer, madeAt);
       return textResponse(answer);
     },
   };
