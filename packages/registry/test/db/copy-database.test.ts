@@ -248,6 +248,29 @@ describe('moving a SQLite registry into PostgreSQL', () => {
   });
 
   test('a target holding rows is refused and left as it was; with replace it is copied over', async () => {
+    // A row only the target has: still there after the refusal, gone after the replacing copy.
+    const onTarget = async <T>(work: (db: Kysely<RegistryDatabase>) => Promise<T>): Promise<T> => {
+      const opened = await openDatabase({ url: target.url });
+      try {
+        return await work(opened.db);
+      } finally {
+        await opened.close();
+      }
+    };
+    const extraRows = (db: Kysely<RegistryDatabase>) =>
+      db.selectFrom('audit_log').select('seq').where('action', '=', 'test.extra').execute();
+    await onTarget((db) =>
+      db
+        .insertInto('audit_log')
+        .values({
+          at: new Date().toISOString(),
+          actor: 'test',
+          action: 'test.extra',
+          target: 'x',
+          details: '{}',
+        })
+        .execute(),
+    );
     await assert.rejects(
       moveRegistryDatabase({ from: sourcePath, to: target.url }),
       (error: unknown) =>
@@ -255,6 +278,7 @@ describe('moving a SQLite registry into PostgreSQL', () => {
         error.tables.includes('agents') &&
         /not empty/.test(error.message),
     );
+    assert.equal((await onTarget(extraRows)).length, 1, 'the refused target is left as it was');
     const again = await moveRegistryDatabase({ from: sourcePath, to: target.url, replace: true });
     const source = await openDatabase({ path: sourcePath });
     const copy = await openDatabase({ url: target.url });
@@ -262,6 +286,7 @@ describe('moving a SQLite registry into PostgreSQL', () => {
       for (const { table } of again.tables) {
         assert.deepEqual(await rowsOf(copy.db, table), await rowsOf(source.db, table), table);
       }
+      assert.equal((await extraRows(copy.db)).length, 0, 'what the target held is replaced');
       const indexed = await sql<{ n: number }>`select count(*) as n from search_lexical_documents`.execute(
         copy.db,
       );
@@ -273,40 +298,50 @@ describe('moving a SQLite registry into PostgreSQL', () => {
   });
 
   test('a table the copy does not know, and a missing or foreign source, stop it before anything is written', async () => {
-    const odd = join(dir.path, 'odd.db');
-    const opened: OpenedDatabase = await openDatabase({ path: odd });
-    await opened.close();
-    const raw = new Database(odd);
-    raw.exec('create table mystery (id integer primary key)');
-    raw.close();
-    const fresh = await freshPostgresDatabase();
+    // The plan reads both schemas whatever their dialect: SQLite targets here, as fast as it gets.
+    const withTable = async (name: string, statement: string): Promise<string> => {
+      const path = join(dir.path, name);
+      const opened: OpenedDatabase = await openDatabase({ path });
+      await opened.close();
+      const raw = new Database(path);
+      raw.exec(statement);
+      raw.close();
+      return path;
+    };
+    const odd = await withTable('odd.db', 'create table mystery (id integer primary key)');
+    const plain = join(dir.path, 'plain.db');
+    await assert.rejects(
+      moveRegistryDatabase({ from: odd, to: plain }),
+      (error: unknown) =>
+        error instanceof DatabaseCopyError &&
+        /table mystery is in the source but not in the target/.test(error.message),
+    );
+    const copy = await openDatabase({ path: plain });
     try {
-      await assert.rejects(
-        moveRegistryDatabase({ from: odd, to: fresh.url }),
-        (error: unknown) =>
-          error instanceof DatabaseCopyError &&
-          /table mystery is in the source but not in the target/.test(error.message),
-      );
-      const copy = await openDatabase({ url: fresh.url });
-      try {
-        assert.equal((await copy.db.selectFrom('agents').select('id').execute()).length, 0);
-      } finally {
-        await copy.close();
-      }
-      await assert.rejects(
-        moveRegistryDatabase({ from: join(dir.path, 'missing.db'), to: fresh.url }),
-        /There is no registry database file at .*missing\.db/,
-      );
-      const foreign = join(dir.path, 'foreign.db');
-      const notes = new Database(foreign);
-      notes.exec('create table notes (text text)');
-      notes.close();
-      await assert.rejects(
-        moveRegistryDatabase({ from: foreign, to: fresh.url }),
-        /foreign\.db is not a registry database/,
-      );
+      assert.equal((await copy.db.selectFrom('tokens').select('id').execute()).length, 0, 'nothing written');
     } finally {
-      await fresh.drop();
+      await copy.close();
     }
+    const extra = await withTable('extra.db', 'create table extra (id integer primary key, note text)');
+    await assert.rejects(
+      moveRegistryDatabase({ from: sourcePath, to: extra }),
+      /table extra is in the target but not in the source/,
+    );
+    await assert.rejects(
+      moveRegistryDatabase({ from: join(dir.path, 'missing.db'), to: plain }),
+      /There is no registry database file at .*missing\.db/,
+    );
+    const foreign = join(dir.path, 'foreign.db');
+    const notes = new Database(foreign);
+    notes.exec('create table notes (text text)');
+    notes.close();
+    await assert.rejects(
+      moveRegistryDatabase({ from: foreign, to: plain }),
+      /foreign\.db is not a registry database/,
+    );
+    await assert.rejects(
+      moveRegistryDatabase({ from: sourcePath, to: sourcePath }),
+      /is both the source and the target/,
+    );
   });
 });
