@@ -33,7 +33,7 @@ import { aidipAgent, asArray, silentLogger, startRegistry, type TestRegistry, te
 import { freshPostgresDatabase, type TestPostgres } from './postgres-fixture.js';
 
 /** Tables the public API leaves empty in this registry (merges come only from the identity migration). */
-const EMPTY_HERE = new Set(['agent_merges', 'search_demotions']);
+const EMPTY_HERE = new Set(['agent_merges']);
 
 type Row = Record<string, unknown>;
 
@@ -88,6 +88,8 @@ describe('moving a SQLite registry into PostgreSQL', () => {
     );
     await register(aidipAgent({ id: 'weather', name: 'Weather', capabilities: ['forecast'] }));
     await register(aidipAgent({ id: 'scratch', name: 'Scratch pad' }));
+    // Demoted whatever the query (search_demotions).
+    await register(aidipAgent({ id: 'old-maps', name: 'Old maps', status: 'deprecated' }));
     await register({
       document: aidipAgent({ id: 'ledger', name: 'Ledger keeper', description: 'Keeps the finance ledger.' }),
       access: { groups: ['finance'] },
