@@ -7,8 +7,12 @@
  * table one side has and the other lacks stops the copy before anything is written, naming it — a table is never
  * left behind in silence. The one kind of table not copied is the lexical search index (`search_lexical*`): its
  * tables are the dialect's own (SQLite's FTS5 tables and their shadow tables; PostgreSQL's `tsvector` rows and
- * their totals), it is derived wholly from `agents`, and so it is rebuilt from the copied agents, not copied. The
- * vectors (`search_vectors`) are copied: they cost an embedding provider's time to make again.
+ * their totals), it is derived wholly from `agents`, and so the caller rebuilds it from the copied agents in the
+ * copy's transaction (`rebuild`; move-database.ts does). The vectors (`search_vectors`) are copied: they cost an
+ * embedding provider's time to make again.
+ *
+ * Two queries here know their dialect (the foreign keys each database declares, and moving PostgreSQL's identity
+ * sequences); everything else goes through Kysely and `DatabaseDialect`.
  *
  * Order: a table after the tables its foreign keys point to (read from both databases), else by name.
  *
