@@ -119,7 +119,9 @@ async function invoke(agent, operation, input, confirm, ui) {
       if (done) break;
       output.textContent += value;
     }
-    outcome.textContent = `HTTP ${response.status}: stream ended after ${elapsed(started)}.`;
+    const failed = /^event: error$/m.test(output.textContent);
+    outcome.className = failed ? 'outcome error' : 'outcome ok';
+    outcome.textContent = `HTTP ${response.status}: stream ended${failed ? ' with an error' : ''} after ${elapsed(started)}.`;
     return;
   }
   if (response.status === 202 && response.headers.get('location')) {

@@ -404,12 +404,16 @@ const TABLE = {
     body: 'InvokeRequest',
     responses: {
       '200': {
-        description: "The agent's output (AIDIP §5.2), checked against the operation's output schema.",
+        description:
+          "The agent's output (AIDIP §5.2), checked against the operation's output schema; a deferred task is waited for. To a caller whose Accept names `text/event-stream`, a streaming agent's events are relayed as they arrive (`event: <name>`, `data: <JSON>`; a failure after the first ends the stream with an `error` event holding the problem); an agent that answers once still answers JSON.",
         headers: {
           'X-Agent-Operation': { description: 'The operation run.', schema: { type: 'string' } },
           'X-Task-ID': { schema: { type: 'string' } },
         },
-        content: { 'application/json': { schema: {} } },
+        content: {
+          'application/json': { schema: {} },
+          'text/event-stream': { schema: { type: 'string' } },
+        },
       },
     },
     problems: [400, 403, 404, 410, 428, 501, 502, 503, 504],

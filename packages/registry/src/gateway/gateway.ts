@@ -1,18 +1,22 @@
 /**
  * The invocation gateway behind `POST /agents/{id}/invoke` (AIDIP §2 "gateway", §5): the registry calls a
  * registered agent on the caller's behalf with `@agentry/client`'s `invoke`, under the client's address checks,
- * and answers with the output or a problem. One try per call: retrying is the caller's decision.
+ * and answers with the output or a problem. One try per call: retrying is the caller's decision. A caller that
+ * takes `text/event-stream` gets a streaming agent's events as they arrive.
  */
 
 import {
   createSecureFetcher,
+  type InvokeEvent,
+  type InvokeStream,
   invoke,
+  invokeStream,
   NoBindingError,
   type SecureFetcher,
   TransportError,
   UnsupportedTransportError,
 } from '@agentry/client';
-import type { Agent, Binding } from '@agentry/core';
+import type { Agent, Binding, JsonObject } from '@agentry/core';
 import type { RegistryRecord } from '../records/types.js';
 import { type FailureParty, failureOf } from './errors.js';
 import { problemDetails, problemResponse } from './problem.js';
@@ -102,17 +106,39 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       const signal =
         invokeOptions.signal === undefined ? deadline : AbortSignal.any([deadline, invokeOptions.signal]);
 
+      const callOptions = {
+        ...call.options,
+        ...(call.operation === undefined ? {} : { operation: call.operation }),
+        fetcher,
+        validate: 'strict' as const,
+        retry: { attempts: 1 },
+        tasks: { timeoutMs },
+        timeoutMs,
+        signal,
+      };
       try {
-        const result = await invoke({ agent }, call.input, {
-          ...call.options,
-          ...(call.operation === undefined ? {} : { operation: call.operation }),
-          fetcher,
-          validate: 'strict',
-          retry: { attempts: 1 },
-          tasks: { timeoutMs },
-          timeoutMs,
-          signal,
-        });
+        if (wantsEvents(headers)) {
+          const operation =
+            call.operation ?? (agent.operations.length === 1 ? agent.operations[0]?.name : undefined);
+          const response = await relayEvents(
+            invokeStream({ agent }, call.input, callOptions),
+            (output) => {
+              const jsonHeaders: Record<string, string> = { 'content-type': 'application/json' };
+              if (operation !== undefined) jsonHeaders['x-agent-operation'] = operation;
+              return new Response(JSON.stringify(output), { status: 200, headers: jsonHeaders });
+            },
+            (error) =>
+              failureOf(error, {
+                agentId: record.id,
+                inputAt: call.inputAt,
+                ...(operation === undefined ? {} : { operation }),
+              }).problem,
+          );
+          const streamed: GatewayResult = { response, latencyMs: elapsed(), ok: true };
+          if (operation !== undefined) streamed.operation = operation;
+          return streamed;
+        }
+        const result = await invoke({ agent }, call.input, callOptions);
         const responseHeaders: Record<string, string> = {
           'content-type': 'application/json',
           'x-agent-operation': result.operation,
@@ -175,4 +201,67 @@ function refusedIfLocalOnly(error: unknown, removedLocal: boolean): unknown {
   if (!removedLocal || !(error instanceof NoBindingError || error instanceof UnsupportedTransportError))
     return error;
   return new TransportError(error.message, { cause: error }, 'refused');
+}
+
+/** Whether the caller takes an event stream (`Accept: text/event-stream`). */
+function wantsEvents(headers: Headers): boolean {
+  return /\btext\/event-stream\b/i.test(headers.get('accept') ?? '');
+}
+
+/**
+ * An agent's answer as Server-Sent Events, relayed as they arrive — or, when the agent answered once (one
+ * `result`: a plain answer, or a deferred task waited for), that answer as JSON, as a caller that takes no stream
+ * gets it. The first event is awaited before answering, so a call that fails at once is a problem with its status,
+ * not a stream; a failure after the first event ends the stream with an `error` event holding the problem.
+ */
+async function relayEvents(
+  stream: InvokeStream,
+  single: (output: unknown) => Response,
+  problemOf: (error: unknown) => JsonObject,
+): Promise<Response> {
+  const events = stream[Symbol.asyncIterator]();
+  const first = await events.next();
+  if (first.done === true) return single(null);
+  if (first.value.event === 'result') {
+    const second = await events.next();
+    if (second.done === true) return single(first.value.data);
+    return sseResponse([first.value, second.value], events, problemOf);
+  }
+  return sseResponse([first.value], events, problemOf);
+}
+
+function sseResponse(
+  started: InvokeEvent[],
+  rest: AsyncIterator<InvokeEvent>,
+  problemOf: (error: unknown) => JsonObject,
+): Response {
+  const encoder = new TextEncoder();
+  const frame = (event: string, data: unknown): Uint8Array =>
+    encoder.encode(`event: ${event.replace(/[\r\n]/g, ' ')}\ndata: ${JSON.stringify(data)}\n\n`);
+  let pending = [...started];
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = pending.shift();
+      if (next !== undefined) {
+        controller.enqueue(frame(next.event, next.data));
+        return;
+      }
+      try {
+        const read = await rest.next();
+        if (read.done === true) controller.close();
+        else controller.enqueue(frame(read.value.event, read.value.data));
+      } catch (error) {
+        controller.enqueue(frame('error', problemOf(error)));
+        controller.close();
+      }
+    },
+    async cancel() {
+      pending = [];
+      await rest.return?.();
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store' },
+  });
 }

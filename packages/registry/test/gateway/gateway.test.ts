@@ -83,6 +83,49 @@ describe('gateway', () => {
     });
   });
 
+  it("relays a streaming agent's events as they arrive to a caller that takes text/event-stream", async () => {
+    let finish = () => {};
+    const last = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    server.routes.set(invokePath('summarizer'), (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('event: chunk\ndata: {"partial":"sho"}\n\n');
+      // The rest waits until the caller has read the first event: it is relayed before the agent has finished.
+      void last.then(() => {
+        response.write('event: chunk\ndata: {"partial":"rt"}\n\n');
+        response.end('event: result\ndata: {"summary":"short"}\n\n');
+      });
+    });
+    const record = recordOf(summarizerAgent(server.origin));
+    const call = { operation: 'summarize', input: { text: 'a long text' } };
+    const result = await gateway.invoke(record, call, new Headers({ accept: 'text/event-stream' }));
+    assert.equal(result.ok, true);
+    assert.equal(result.response.headers.get('content-type'), 'text/event-stream');
+    const reader = result.response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!text.includes('\n\n')) text += (await reader.read()).value ?? '';
+    assert.equal(text, 'event: chunk\ndata: {"partial":"sho"}\n\n');
+    finish();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) text += read.value;
+    assert.equal(
+      text,
+      'event: chunk\ndata: {"partial":"sho"}\n\nevent: chunk\ndata: {"partial":"rt"}\n\nevent: result\ndata: {"summary":"short"}\n\n',
+    );
+
+    // An agent that answers once gives that answer as JSON, even to a caller that takes a stream; one call.
+    summarize(200, { summary: 'once' });
+    const once = await gateway.invoke(
+      record,
+      call,
+      new Headers({ accept: 'application/json, text/event-stream' }),
+    );
+    assert.equal(once.response.headers.get('content-type'), 'application/json');
+    assert.equal(once.response.headers.get('x-agent-operation'), 'summarize');
+    assert.deepEqual(await bodyOf(once), { summary: 'once' });
+    assert.equal(server.requests.length, 2);
+  });
+
   describe("AIDIP §5.1's body: the operation's input itself", () => {
     const envelopeSent = (input: unknown) => ({ agent: 'summarizer', operation: 'summarize', input });
     const single = (): Agent => {

@@ -1,7 +1,7 @@
 /**
  * The registry the web app's browser test and its screenshots use: a real registry on loopback with a translator
  * served by a real agent behind the gateway (an operation whose input has a string, an enum, a boolean and a
- * number), a weather agent, a tide agent registered as a signed A2A card, an agent whose description carries HTML,
+ * number, and one that streams), a weather agent, a tide agent registered as a signed A2A card, an agent whose description carries HTML,
  * one the safety scan flags, 25 fillers (two pages of results), one restricted to the group `team`, and a currency
  * converter imported from a second registry (with a second import that fails: nothing answers there).
  */
@@ -22,6 +22,8 @@ export interface DemoRegistry {
   restrictedToken: string;
   /** The registry it imports the currency converter from. */
   upstreamUrl: string;
+  /** Lets the translator's `spell` stream go on past its first letter. */
+  releaseSpelling(): void;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,16 @@ function translatorDocument(endpoint: string): Record<string, unknown> {
         outputs: { type: 'object', properties: { translated: { type: 'string' } } },
       },
       {
+        name: 'spell',
+        description: 'Spells a word out, a letter at a time (a stream).',
+        inputs: {
+          type: 'object',
+          properties: { word: { type: 'string', description: 'The word to spell.' } },
+          required: ['word'],
+        },
+        outputs: { type: 'object', properties: { letters: { type: 'array', items: { type: 'string' } } } },
+      },
+      {
         name: 'forget',
         description: 'Deletes every translation memory entry.',
         sensitivity: 'irreversible',
@@ -65,8 +77,32 @@ function translatorDocument(endpoint: string): Record<string, unknown> {
 
 export async function startDemoRegistry(): Promise<DemoRegistry> {
   const agentServer = await startAgentServer({ tls: true });
+  let releaseSpelling = () => {};
   agentServer.routes.set('/translate', (request, response) => {
-    const input = (request.body ?? {}) as { text?: string; target?: string; formal?: boolean };
+    const input = (request.body ?? {}) as {
+      operation?: string;
+      text?: string;
+      target?: string;
+      formal?: boolean;
+      word?: string;
+    };
+    if (input.operation === 'spell') {
+      // A stream: the first letter at once, the rest when the test has seen it arrive (or after 2 s, for the
+      // screenshots, which do not wait for it).
+      const letters = [...(input.word ?? '')];
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(`event: chunk\ndata: ${JSON.stringify({ letter: letters[0] ?? '' })}\n\n`);
+      const held = new Promise<void>((resolve) => {
+        releaseSpelling = resolve;
+        setTimeout(resolve, 2_000).unref();
+      });
+      void held.then(() => {
+        for (const letter of letters.slice(1))
+          response.write(`event: chunk\ndata: ${JSON.stringify({ letter })}\n\n`);
+        response.end(`event: result\ndata: ${JSON.stringify({ letters })}\n\n`);
+      });
+      return;
+    }
     sendJson(response, 200, {
       translated: `[${input.target}${input.formal === true ? ', formal' : ''}] ${input.text}`,
     });
@@ -155,6 +191,7 @@ export async function startDemoRegistry(): Promise<DemoRegistry> {
     agentServer,
     registry,
     upstreamUrl: upstream.url,
+    releaseSpelling: () => releaseSpelling(),
     clientToken: (await registry.token('client')).token,
     restrictedToken: (await registry.token('client', { groups: ['team'] })).token,
     async close() {

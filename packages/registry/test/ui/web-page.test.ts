@@ -166,6 +166,23 @@ describe('the web app', () => {
     assert.deepEqual(sent.body, { operation: 'translate', text: 'hello', target: 'fr', formal: true });
   });
 
+  test("a streaming operation's events show as they arrive", async () => {
+    const spell = page.locator('.operation[data-operation="spell"]');
+    await spell.locator('summary:has-text("Try it")').click();
+    await spell.getByLabel(/^word/).fill('abc');
+    await spell.locator('button:has-text("Run")').click();
+    // The first letter is on the page while the agent still holds the rest back.
+    await spell.locator('.output', { hasText: '"letter":"a"' }).waitFor();
+    assert.doesNotMatch((await spell.locator('.output').textContent()) ?? '', /event: result/);
+    await spell.locator('.outcome', { hasText: 'streaming' }).waitFor();
+    demo.releaseSpelling();
+    await spell.locator('.outcome.ok', { hasText: 'stream ended' }).waitFor();
+    assert.match(
+      (await spell.locator('.output').textContent()) ?? '',
+      /"letter":"c"[\s\S]*event: result\ndata: \{"letters":\["a","b","c"\]\}/,
+    );
+  });
+
   test('a required field left empty is named before anything is sent', async () => {
     const before = agentServer.requests.length;
     await page.getByLabel(/^text/).fill('');
