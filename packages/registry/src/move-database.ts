@@ -49,9 +49,8 @@ export interface MoveRegistryResult extends DatabaseCopyResult {
  * (`DatabaseUnavailableError`, `UnsupportedDatabaseError`, `MigrationError`): each one line.
  */
 export async function moveRegistryDatabase(options: MoveRegistryOptions): Promise<MoveRegistryResult> {
-  const target = databaseTarget(
-    /^[a-z][a-z0-9+.-]+:/i.test(options.to) ? { url: options.to } : { path: options.to },
-  );
+  // A path without a scheme is a SQLite file, as a `--database` value is.
+  const target = databaseTarget({ url: options.to });
   const sourcePath = options.from;
   if (!existsSync(sourcePath) || !statSync(sourcePath).isFile()) {
     throw new DatabaseCopyError(`There is no registry database file at ${sourcePath}`);
