@@ -83,6 +83,7 @@ export {
   SESSION_HEADER,
   TASK_HEADER,
   type TaskOptions,
+  type TaskProgress,
   TransportError,
   type TransportFailure,
   UnsupportedTransportError,

@@ -57,5 +57,6 @@ export type {
   RetryNotice,
   RetryOptions,
   TaskOptions,
+  TaskProgress,
   ValidationMode,
 } from './types.js';

@@ -109,6 +109,10 @@ export async function awaitTask(
   const deadline = Date.now() + timeoutMs;
   let waitMs = task.retryAfterMs ?? intervalMs;
   const pollCtx: ErrorContext = { ...ctx, endpoint: pollUrl };
+  let polls = 0;
+  const pending = (): void =>
+    options.onPending?.({ ...(task.taskId === undefined ? {} : { taskId: task.taskId }), polls });
+  pending();
   try {
     for (;;) {
       const remaining = deadline - Date.now();
@@ -127,11 +131,13 @@ export async function awaitTask(
         cacheMode: 'no-store',
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
+      polls++;
       const hintMs = parseRetryAfter(response.headers.get('retry-after'));
       // Still working (202), or busy: a poll is safe to repeat, so 429 and 503 only mean "later".
       if (response.status === 202 || response.status === 429 || response.status === 503) {
         await response.body?.cancel().catch(() => {});
         waitMs = hintMs ?? intervalMs;
+        pending();
         continue;
       }
       if (response.status >= 400) throw await errorFromResponse(response, pollCtx);
@@ -140,6 +146,7 @@ export async function awaitTask(
       const state = taskState(output);
       if (state === 'pending') {
         waitMs = hintMs ?? intervalHint(output as JsonObject) ?? intervalMs;
+        pending();
         continue;
       }
       const result: RawResult = { status: response.status, headers: headerRecord(response.headers), output };

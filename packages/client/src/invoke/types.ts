@@ -38,6 +38,19 @@ export interface TaskOptions {
   intervalMs?: number;
   /** Longest interval honoured from a hint (default 60 s). */
   maxIntervalMs?: number;
+  /**
+   * Told when the answer is deferred (`polls` 0) and after each poll that finds the task still working: for a
+   * caller that shows a task's progress while it waits.
+   */
+  onPending?: (task: TaskProgress) => void;
+}
+
+/** A deferred task still working, as `TaskOptions.onPending` hears of it. */
+export interface TaskProgress {
+  /** The task's id, when the agent gave one. */
+  taskId?: string;
+  /** Polls made so far. */
+  polls: number;
 }
 
 export interface AuthOptions {

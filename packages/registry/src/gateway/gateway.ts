@@ -13,6 +13,7 @@ import {
   invokeStream,
   NoBindingError,
   type SecureFetcher,
+  type TaskProgress,
   TransportError,
   UnsupportedTransportError,
 } from '@agentry/client';
@@ -120,8 +121,21 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         if (wantsEvents(headers)) {
           const operation =
             call.operation ?? (agent.operations.length === 1 ? agent.operations[0]?.name : undefined);
+          // A deferred task's progress is an event too: `task` {id?, status: working, polls} while it waits.
+          const progress = new EventChannel();
+          const streamOptions = {
+            ...callOptions,
+            tasks: {
+              timeoutMs,
+              onPending: ({ taskId, polls }: TaskProgress) =>
+                progress.push({
+                  event: 'task',
+                  data: { ...(taskId === undefined ? {} : { id: taskId }), status: 'working', polls },
+                }),
+            },
+          };
           const response = await relayEvents(
-            invokeStream({ agent }, call.input, callOptions),
+            withProgress(invokeStream({ agent }, call.input, streamOptions), progress),
             (output) => {
               const jsonHeaders: Record<string, string> = { 'content-type': 'application/json' };
               if (operation !== undefined) jsonHeaders['x-agent-operation'] = operation;
@@ -215,7 +229,7 @@ function wantsEvents(headers: Headers): boolean {
  * not a stream; a failure after the first event ends the stream with an `error` event holding the problem.
  */
 async function relayEvents(
-  stream: InvokeStream,
+  stream: AsyncIterable<InvokeEvent>,
   single: (output: unknown) => Response,
   problemOf: (error: unknown) => JsonObject,
 ): Promise<Response> {
@@ -264,4 +278,50 @@ function sseResponse(
     status: 200,
     headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store' },
   });
+}
+
+/** Events pushed from callbacks (a deferred task's progress), read in order. */
+class EventChannel {
+  readonly #queued: InvokeEvent[] = [];
+  #wake: (() => void) | undefined;
+
+  push(event: InvokeEvent): void {
+    this.#queued.push(event);
+    this.#wake?.();
+    this.#wake = undefined;
+  }
+
+  take(): InvokeEvent | undefined {
+    return this.#queued.shift();
+  }
+
+  /** Resolves once an event is queued (at once if one is). */
+  arrival(): Promise<void> {
+    if (this.#queued.length > 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#wake = resolve;
+    });
+  }
+}
+
+/** The stream's events with the channel's pushed in as they come, while the stream has not yet answered. */
+async function* withProgress(stream: InvokeStream, progress: EventChannel): AsyncGenerator<InvokeEvent> {
+  const events = stream[Symbol.asyncIterator]();
+  try {
+    let next = events.next();
+    for (;;) {
+      const queued = progress.take();
+      if (queued !== undefined) {
+        yield queued;
+        continue;
+      }
+      const first = await Promise.race([next, progress.arrival().then(() => undefined)]);
+      if (first === undefined) continue;
+      if (first.done === true) return;
+      yield first.value;
+      next = events.next();
+    }
+  } finally {
+    await events.return?.();
+  }
 }

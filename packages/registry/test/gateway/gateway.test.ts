@@ -126,6 +126,38 @@ describe('gateway', () => {
     assert.equal(server.requests.length, 2);
   });
 
+  it('tells a caller that takes text/event-stream of a deferred task while it waits, then its result', async () => {
+    server.routes.set(invokePath('summarizer'), (_request, response) =>
+      sendJson(
+        response,
+        202,
+        { taskId: 't1', status: 'working' },
+        { location: `${server.origin}/tasks/t1`, 'retry-after': '0' },
+      ),
+    );
+    let polls = 0;
+    server.routes.set('/tasks/t1', (_request, response) => {
+      polls++;
+      if (polls === 1) sendJson(response, 202, { status: 'working' }, { 'retry-after': '0' });
+      else sendJson(response, 200, { status: 'completed', result: { summary: 'later' } });
+    });
+    const record = recordOf(summarizerAgent(server.origin));
+    const result = await gateway.invoke(
+      record,
+      { operation: 'summarize', input: { text: 'a long text' } },
+      new Headers({ accept: 'text/event-stream' }),
+    );
+    assert.equal(result.response.headers.get('content-type'), 'text/event-stream');
+    assert.equal(
+      await result.response.text(),
+      [
+        'event: task\ndata: {"id":"t1","status":"working","polls":0}\n\n',
+        'event: task\ndata: {"id":"t1","status":"working","polls":1}\n\n',
+        'event: result\ndata: {"summary":"later"}\n\n',
+      ].join(''),
+    );
+  });
+
   describe("AIDIP §5.1's body: the operation's input itself", () => {
     const envelopeSent = (input: unknown) => ({ agent: 'summarizer', operation: 'summarize', input });
     const single = (): Agent => {
