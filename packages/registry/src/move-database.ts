@@ -36,6 +36,8 @@ export interface MoveRegistryOptions {
   readonly replace?: boolean;
   /** Told as rows are copied (after each batch, and when a table is done). */
   readonly onProgress?: (progress: CopyProgress) => void;
+  /** Told as the lexical index is rebuilt, after every page of agents: how many are indexed so far. */
+  readonly onIndexed?: (agents: number) => void;
 }
 
 export interface MoveRegistryResult extends DatabaseCopyResult {
@@ -80,7 +82,7 @@ export async function moveRegistryDatabase(options: MoveRegistryOptions): Promis
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       async rebuild(trx, replacedAgents) {
         await lexical.remove(trx, replacedAgents);
-        indexed = await indexAgents(trx, lexical);
+        indexed = await indexAgents(trx, lexical, options.onIndexed ?? (() => {}));
       },
     });
     return { ...copied, indexed };
@@ -96,7 +98,11 @@ function lexicalIndexFor(dialect: DialectName): LexicalIndex {
 }
 
 /** Writes every agent of `db` into `lexical`, a page at a time; returns how many. */
-async function indexAgents(db: Kysely<Database>, lexical: LexicalIndex): Promise<number> {
+async function indexAgents(
+  db: Kysely<Database>,
+  lexical: LexicalIndex,
+  onIndexed: (agents: number) => void,
+): Promise<number> {
   let count = 0;
   await forEachAgentPage(db, async (rows) => {
     await lexical.write(
@@ -107,6 +113,7 @@ async function indexAgents(db: Kysely<Database>, lexical: LexicalIndex): Promise
       }),
     );
     count += rows.length;
+    onIndexed(count);
   });
   return count;
 }

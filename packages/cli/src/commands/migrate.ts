@@ -65,6 +65,7 @@ export function registerMigrate(program: Command): void {
           to: database,
           ...(options.replace === true ? { replace: true } : {}),
           onProgress: (step) => progress.update(step),
+          onIndexed: (agents) => progress.indexed(agents),
         });
       } catch (error) {
         progress.end();
@@ -124,20 +125,41 @@ function usageError(error: unknown, from: string): unknown {
   return databaseUsageError(error);
 }
 
-/** A table's line when it is done; on a terminal, its rows counted in place meanwhile. */
-function progressReporter(): { update(step: CopyProgress): void; end(): void } {
+/**
+ * A table's line when it is done, and the search index's when it is rebuilt; on a terminal, rows and agents counted
+ * in place meanwhile.
+ */
+function progressReporter(): {
+  update(step: CopyProgress): void;
+  indexed(agents: number): void;
+  end(): void;
+} {
   const progress = progressLine();
+  const done = (line: string): void => {
+    if (progress.tty) {
+      progress.draw(line, true);
+      progress.end();
+    } else progress.log(line);
+  };
+  let agents = 0;
+  let indexing = false;
   return {
-    update({ table, copied, total, done }) {
-      if (!done) {
+    update({ table, copied, total, done: tableDone }) {
+      if (!tableDone) {
         progress.draw(`copying ${table}: ${copied} of ${total} rows`);
         return;
       }
-      const line = `agentry: ${table}: ${plural(copied, 'row')}`;
-      if (progress.tty) {
-        progress.draw(line, true);
-        progress.end();
-      } else progress.log(line);
+      if (table === 'agents') agents = copied;
+      done(`agentry: ${table}: ${plural(copied, 'row')}`);
+    },
+    indexed(count) {
+      if (count >= agents) {
+        done(`agentry: search index rebuilt: ${plural(count, 'agent')}`);
+        return;
+      }
+      if (progress.tty) progress.draw(`rebuilding the search index: ${count} of ${agents} agents`);
+      else if (!indexing) progress.log(`agentry: rebuilding the search index of ${plural(agents, 'agent')}`);
+      indexing = true;
     },
     end: () => progress.end(),
   };
