@@ -150,14 +150,18 @@ describe('moving a SQLite registry into PostgreSQL', () => {
 
   test('every row of every table arrives, the lexical index is rebuilt, and sequences continue', async () => {
     const progress: string[] = [];
+    const indexing: number[] = [];
     const moved = await moveRegistryDatabase({
       from: sourcePath,
       to: target.url,
       onProgress: ({ table, copied, total, done }) => {
         if (done) progress.push(`${table} ${copied}/${total}`);
       },
+      onIndexed: (agents) => indexing.push(agents),
     });
-    assert.ok(moved.indexed >= 5, `agents indexed: ${moved.indexed}`);
+    const agents = moved.tables.find((table) => table.table === 'agents')?.rows;
+    assert.equal(moved.indexed, agents, 'every agent is in the rebuilt lexical index');
+    assert.equal(indexing.at(-1), agents);
     assert.ok(moved.rebuilt.includes('search_lexical'), moved.rebuilt.join(', '));
 
     const source = await openDatabase({ path: sourcePath });
