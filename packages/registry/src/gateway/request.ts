@@ -66,7 +66,9 @@ export const INVOKE_BODY_SCHEMA: JsonObject = {
   anyOf: [INVOKE_ENVELOPE_SCHEMA, { description: "The operation's input (AIDIP §5.1)." }],
 };
 
-const validateEnvelope = compileSchema(INVOKE_ENVELOPE_SCHEMA);
+// Compiled on first use, not at import: the first compile creates the process's Ajv instance, about a second of CPU
+// that every process importing the registry paid even when it never invokes through the gateway.
+let validateEnvelope: ReturnType<typeof compileSchema> | undefined;
 
 export interface GatewayCall {
   operation?: string;
@@ -137,6 +139,7 @@ function declaresOperationProperty(schema: JsonValue | undefined): boolean {
 }
 
 function readEnvelope(body: unknown, agentIds: readonly string[]): ReadCall {
+  validateEnvelope ??= compileSchema(INVOKE_ENVELOPE_SCHEMA);
   const failures = validateEnvelope(body);
   if (failures.length > 0) {
     const errors = failures.map((failure) => ({ pointer: failure.pointer, detail: failure.reason }));

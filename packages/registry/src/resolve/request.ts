@@ -63,11 +63,13 @@ export const RESOLVE_REQUEST_SCHEMA: JsonObject = {
   },
 };
 
-const validate = compileSchema(RESOLVE_REQUEST_SCHEMA);
+// Compiled on first use: the first compile creates the process's Ajv instance (see gateway/request.ts).
+let validate: ReturnType<typeof compileSchema> | undefined;
 
 export function readResolveRequest(
   body: unknown,
 ): { request: ResolveRequest; problem?: never } | { problem: ProblemDetails; request?: never } {
+  validate ??= compileSchema(RESOLVE_REQUEST_SCHEMA);
   const failures = validate(body);
   if (failures.length > 0) {
     const errors = failures.map((failure) => ({ pointer: failure.pointer, detail: failure.reason }));
