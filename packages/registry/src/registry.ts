@@ -17,6 +17,7 @@ import { markShuttingDown } from './api/routes/system.js';
 import { adminTokenFromEnv } from './config.js';
 import { type Crawler, createCrawler } from './crawl/index.js';
 import type { CrawlSink } from './crawl/types.js';
+import type { DatabaseDialect } from './db/dialect.js';
 import { type DatabaseLocation, databaseTarget } from './db/open.js';
 import { sqliteFileHasTables } from './db/sqlite.js';
 import { type BackgroundImportOptions, importInBackground } from './federation/background-import.js';
@@ -110,6 +111,11 @@ export interface RegistryCrawlOptions {
   concurrency?: number;
   /** Requests in flight per origin (default 2). */
   perOrigin?: number;
+  /**
+   * How long a host stays claimed by this replica's crawler without being renewed (default 5 min): replicas on one
+   * PostgreSQL database take over the hosts of one that died once its leases have run out (docs/deploy.md).
+   */
+  leaseMs?: number;
   /** Bounds on a document's re-crawl interval (default 1 min and 1 day). */
   minIntervalMs?: number;
   maxIntervalMs?: number;
@@ -206,7 +212,13 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     });
     searchIndex = search;
     if (provider !== undefined && options.backgroundEmbedding !== false) {
-      background = embedInBackground(search, logger, options.backgroundEmbedding);
+      // Replicas on one PostgreSQL database take turns: each agent is embedded once.
+      background = embedInBackground(
+        search,
+        logger,
+        options.backgroundEmbedding,
+        store.dialect.runAlone.bind(store.dialect),
+      );
       backgroundWork.push(background);
     }
     const sync = searchSync(search, logger);
@@ -230,7 +242,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     const importSink = createCrawlSink(store, sync, { arrival: 'imported' });
     const importFrom = (importOptions: RegistryImport) => importRegistry(store.db, importSink, importOptions);
     if ((options.imports?.sources.length ?? 0) > 0) {
-      backgroundWork.push(mirrorRegistries(importFrom, options.imports!, logger));
+      backgroundWork.push(mirrorRegistries(importFrom, options.imports!, logger, store.dialect));
     }
     const started = startCrawler(store, crawlSink, options.crawl, logger);
     crawl = started;
@@ -432,16 +444,19 @@ function mirrorRegistries(
   importFrom: (options: RegistryImport) => Promise<RegistryImportResult>,
   options: NonNullable<RegistryOptions['imports']>,
   logger: Logger,
+  dialect: DatabaseDialect,
 ): { close(): Promise<void> } {
   const ownFetcher =
     options.fetcher === undefined
       ? createSecureFetcher({ cache: false, userAgent: `agentry-registry/${REGISTRY_VERSION}` })
       : undefined;
   const fetcher = options.fetcher ?? ownFetcher!;
+  // Replicas on one PostgreSQL database take turns per source: each import is made by one of them.
   const mirrors = importInBackground(
     (importOptions) => importFrom({ ...importOptions, fetcher }),
     logger,
     options,
+    dialect.runAlone.bind(dialect),
   );
   return {
     async close() {
@@ -468,6 +483,7 @@ function startCrawler(
     sink,
     ...(options?.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     ...(options?.perOrigin === undefined ? {} : { perOrigin: options.perOrigin }),
+    ...(options?.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
     ...(options?.minIntervalMs === undefined ? {} : { minIntervalMs: options.minIntervalMs }),
     ...(options?.maxIntervalMs === undefined ? {} : { maxIntervalMs: options.maxIntervalMs }),
     ...(options?.liveness === false ? { liveness: false as const } : {}),

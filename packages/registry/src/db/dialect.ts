@@ -8,6 +8,9 @@ import type { Database } from './database.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
+/** What `runAlone` did: ran the work (and what it resolved with), or left it to the process already running it. */
+export type RanAlone<T> = { readonly ran: true; readonly value: T } | { readonly ran: false };
+
 export interface DatabaseDialect {
   readonly name: DialectName;
   /** Makes `column` an auto-incrementing integer primary key. */
@@ -35,4 +38,12 @@ export interface DatabaseDialect {
    * a time (BEGIN IMMEDIATE), so it does nothing there; PostgreSQL takes a transaction-scoped advisory lock.
    */
   lockKey(trx: Kysely<Database>, key: string): Promise<void>;
+  /**
+   * Runs `work` unless another process on the database (another replica) is running work under the same `key`
+   * right now: for background work that must be done once, not once per replica (embedding agents that have no
+   * vector, importing a mirrored registry). PostgreSQL holds a session advisory lock on a connection of its own
+   * while `work` runs, released when it ends — or by the server when the process dies, so a crashed replica's
+   * work is taken up by the next one to try. SQLite runs `work`: one process serves a file.
+   */
+  runAlone<T>(key: string, work: () => Promise<T>): Promise<RanAlone<T>>;
 }

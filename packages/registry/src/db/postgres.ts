@@ -26,7 +26,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.js';
-import type { DatabaseDialect } from './dialect.js';
+import type { DatabaseDialect, RanAlone } from './dialect.js';
 
 /** The channel every registry table's trigger notifies on a write. */
 export const CHANGE_CHANNEL = 'agentry_changes';
@@ -34,6 +34,8 @@ export const CHANGE_CHANNEL = 'agentry_changes';
 const WRITE_LOCK_KEY = 'agentry.write-lock';
 /** The lock `lockKey` takes for a key lives in its own namespace (pg_advisory_xact_lock(int, int)). */
 const KEY_LOCK_SPACE = 0x61677279;
+/** So do the session locks `runAlone` holds while background work runs. */
+const WORK_LOCK_SPACE = 0x61677277;
 /** How long the listening connection waits before it reconnects after losing the server. */
 const RELISTEN_MS = 1000;
 
@@ -150,7 +152,7 @@ export async function openPostgres(options: PostgresOptions): Promise<OpenedPost
     dialect: new PostgresDialect({ pool }),
     plugins: [new WriteCounter(() => changes.bump())],
   });
-  const dialect = postgresDialect(db, () => changes.count());
+  const dialect = postgresDialect(db, pool, () => changes.count());
   return {
     db,
     dialect,
@@ -165,7 +167,7 @@ export async function openPostgres(options: PostgresOptions): Promise<OpenedPost
   };
 }
 
-function postgresDialect(db: Kysely<Database>, changeCount: () => number): DatabaseDialect {
+function postgresDialect(db: Kysely<Database>, pool: pg.Pool, changeCount: () => number): DatabaseDialect {
   return {
     name: 'postgres',
     changeCount,
@@ -189,6 +191,39 @@ function postgresDialect(db: Kysely<Database>, changeCount: () => number): Datab
     },
     async lockKey(trx: Kysely<Database>, key: string): Promise<void> {
       await sql`select pg_advisory_xact_lock(${KEY_LOCK_SPACE}, hashtext(${key}))`.execute(trx);
+    },
+    async runAlone<T>(key: string, work: () => Promise<T>): Promise<RanAlone<T>> {
+      // One connection holds the lock for the whole run (a session lock belongs to the connection that took it);
+      // the work's own statements go through the pool's other connections. It is idle meanwhile, so its errors
+      // (the server restarted, the connection was cut) are caught here rather than left to crash the process:
+      // the lock went with the connection, which is then thrown away rather than pooled again.
+      const client = await pool.connect();
+      let lost: Error | undefined;
+      const onError = (error: Error) => {
+        lost = error;
+      };
+      client.on('error', onError);
+      try {
+        const taken = await client.query<{ locked: boolean }>(
+          'select pg_try_advisory_lock($1, hashtext($2)) as locked',
+          [WORK_LOCK_SPACE, key],
+        );
+        if (taken.rows[0]?.locked !== true) return { ran: false };
+        try {
+          return { ran: true, value: await work() };
+        } finally {
+          if (lost === undefined) {
+            await client
+              .query('select pg_advisory_unlock($1, hashtext($2))', [WORK_LOCK_SPACE, key])
+              .catch((error: Error) => {
+                lost = error;
+              });
+          }
+        }
+      } finally {
+        client.removeListener('error', onError);
+        client.release(lost);
+      }
     },
   };
 }

@@ -6,7 +6,7 @@
 import BetterSqlite from 'better-sqlite3';
 import { type ColumnDefinitionBuilder, Kysely, SqliteDialect } from 'kysely';
 import type { Database } from './database.js';
-import type { DatabaseDialect } from './dialect.js';
+import type { DatabaseDialect, RanAlone } from './dialect.js';
 import { countingDatabase } from './statement-cache.js';
 
 export interface SqliteOptions {
@@ -79,6 +79,9 @@ function sqliteDialect(
     identity: (column: ColumnDefinitionBuilder) => column.primaryKey().autoIncrement(),
     blobType: 'blob',
     async lockKey(): Promise<void> {},
+    async runAlone<T>(_key: string, work: () => Promise<T>): Promise<RanAlone<T>> {
+      return { ran: true, value: await work() };
+    },
     async integrityCheck(): Promise<string[]> {
       const rows = database.pragma('integrity_check') as Array<{ integrity_check: string }>;
       return rows.map((row) => row.integrity_check);

@@ -4,9 +4,12 @@
  * another process indexed them without a provider (`agentry crawl --embeddings none`); until then search ranks
  * them lexically only. This embeds them in the background: at start, a while after a failure (backing off while
  * the provider stays down), and on a regular look for new ones. A batch at a time, so registrations interleave.
+ * Replicas sharing a PostgreSQL database take turns (`runAlone`): one embeds while the others' looks are skipped,
+ * so each agent is embedded once, not once per replica.
  */
 import type { Logger } from 'pino';
 import { recurring, retryDelay } from '../background/recurring.js';
+import type { DatabaseDialect, RanAlone } from '../db/dialect.js';
 import type { SearchIndex } from './types.js';
 
 export interface BackgroundEmbeddingOptions {
@@ -18,6 +21,9 @@ export interface BackgroundEmbeddingOptions {
   batchSize?: number;
 }
 
+/** The key replicas embedding in the background take turns under. */
+export const BACKGROUND_EMBEDDING_KEY = 'background-embedding';
+
 export interface BackgroundEmbedding {
   /** An embedding just failed: try again after the retry wait, unless a try is already due sooner. */
   failed(): void;
@@ -27,10 +33,15 @@ export interface BackgroundEmbedding {
 
 const PROGRESS_EVERY_MS = 10_000;
 
+/**
+ * @param runAlone Runs a look unless another process on the database is running one (the database dialect's
+ *   `runAlone`, which `createRegistry` passes); without it every look runs.
+ */
 export function embedInBackground(
   search: SearchIndex,
   logger: Logger,
   options: BackgroundEmbeddingOptions = {},
+  runAlone: DatabaseDialect['runAlone'] = runAnyway,
 ): BackgroundEmbedding {
   const intervalMs = Math.max(1, options.intervalMs ?? 60_000);
   const retryMs = Math.max(1, options.retryMs ?? 30_000);
@@ -38,6 +49,24 @@ export function embedInBackground(
   let failures = 0;
 
   async function run(isClosed: () => boolean): Promise<number> {
+    const turn = await runAlone(BACKGROUND_EMBEDDING_KEY, () => embedPending(isClosed)).catch(
+      (error: unknown) => ({ ran: true as const, value: failed(error, 0) }),
+    );
+    // Another replica is embedding: its vectors reach this one as its writes do; look again at the next interval.
+    return turn.ran ? turn.value : intervalMs;
+  }
+
+  function failed(error: unknown, embedded: number): number {
+    failures++;
+    const wait = retryDelay(retryMs, failures, intervalMs * 10);
+    logger.warn(
+      { err: error, embedded, retryInMs: wait },
+      'embedding agents that have no vector failed; they are searched lexically until it succeeds',
+    );
+    return wait;
+  }
+
+  async function embedPending(isClosed: () => boolean): Promise<number> {
     const started = Date.now();
     let lastReport = started;
     let embedded = 0;
@@ -58,13 +87,7 @@ export function embedInBackground(
       }
       return intervalMs;
     } catch (error) {
-      failures++;
-      const wait = retryDelay(retryMs, failures, intervalMs * 10);
-      logger.warn(
-        { err: error, embedded, retryInMs: wait },
-        'embedding agents that have no vector failed; they are searched lexically until it succeeds',
-      );
-      return wait;
+      return failed(error, embedded);
     }
   }
 
@@ -75,4 +98,9 @@ export function embedInBackground(
     },
     close: () => runs.close(),
   };
+}
+
+/** Every look runs: one process on its database. */
+async function runAnyway<T>(_key: string, work: () => Promise<T>): Promise<RanAlone<T>> {
+  return { ran: true, value: await work() };
 }
