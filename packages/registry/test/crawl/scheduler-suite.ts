@@ -47,7 +47,7 @@ export function describeScheduler(dialect: DialectName): void {
     function crawler(options: { instanceId?: string; concurrency?: number; leaseMs?: number } = {}): Crawler {
       return createCrawler({
         db: database.db,
-        fetcher: fleet.fetcher({ timeoutMs: 1000 }),
+        fetcher: fleet.fetcher({ timeoutMs: 10_000 }),
         sink: database.sink,
         minIntervalMs: 1000,
         maxIntervalMs: HOUR,
