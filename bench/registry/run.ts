@@ -24,7 +24,8 @@
  * registry's CPU profile there; `--embeddings hash` (stand-in vectors, no model) is for quick runs of list and
  * get, whose figures do not depend on the model; `--answer-cache off` measures reads without the registry's
  * answer cache (every request queries the database); `--embedding-threads <n>` sets USE-lite's worker threads
- * (default 2).
+ * (default 2); `--database <postgres://…>` runs the registry on that (empty) PostgreSQL database instead of a
+ * temp SQLite file.
  *
  *   npm run bench:registry -- [--agents 10000] [--register 300] [--requests 20000] [--searches 400] [--warmup 50] [--rss]
  *     [--phases register,list,search,get,mixed,scoped,catalog] [--profile <dir>] [--embedding-cache <file>] [--embeddings hash]
@@ -63,8 +64,11 @@ const { values: args } = parseArgs({
     'answer-cache': { type: 'string', default: 'on' },
     'register-concurrency': { type: 'string', default: '8' },
     'embedding-threads': { type: 'string' },
+    database: { type: 'string' },
   },
 });
+/** Where the registry keeps its data: the `--database` URL, else a SQLite file in the run's temp directory. */
+const databaseIn = (dir: string): string => args.database ?? join(dir, 'registry.db');
 const phases = new Set(args.phases.split(',').map((phase) => phase.trim()));
 
 interface Child {
@@ -194,7 +198,7 @@ async function throughputBench(dir: string): Promise<void> {
     'server.ts',
     [
       '--db',
-      join(dir, 'registry.db'),
+      databaseIn(dir),
       '--preload',
       String(agents),
       '--embedding-cache',
@@ -485,7 +489,7 @@ async function rssBench(dir: string): Promise<void> {
   );
   const registry = await startChild('server.ts', [
     '--db',
-    join(dir, 'registry.db'),
+    databaseIn(dir),
     '--preload',
     String(agents),
     '--embeddings',

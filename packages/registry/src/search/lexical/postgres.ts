@@ -9,7 +9,10 @@
  * (GIN, `@@`), and hands back, for each one, the positions of the query's lexemes in each field (`unnest` of the
  * field's tsvector, filtered to those lexemes); phrases are counted from the positions here, as FTS5 counts them
  * (inside one field). The corpus statistics come from a two-row totals table (rows and tokens, public and
- * restricted) kept up to date by every write, and each clause's document frequency from one counting query. Doing
+ * restricted) kept up to date by every write, and each clause's document frequency from one counting statement
+ * (the GIN index counts a one-lexeme clause). As with FTS5 (`pruning.ts`), the public agents that match only the
+ * query's common clauses (a fifth of the agents or more) are not read when the top 100 provably stands without
+ * them: a plain-language query's "a" or "for" matches every agent. Doing
  * it in SQL instead would need the phrase counting in SQL (positions of several lexemes joined per field), which
  * is no faster and far harder to keep identical to FTS5's; the work per query is the matches' positions either way.
  *
@@ -34,12 +37,16 @@ import {
   type FieldWeights,
   BM25_K1 as K1,
 } from './fields.js';
-import { fts5Idf } from './pruning.js';
+import { fts5Idf, provesTop, splitClauses } from './pruning.js';
 import type { QueryClause } from './query.js';
 import type { Executor, FieldMatches, LexicalIndex, LexicalMatch, LexicalSearchOptions } from './types.js';
 
 /** The text search configuration the migration creates: Snowball English, no stop words. */
 const CONFIG = 'agentry_english';
+/** A clause matching more than this share of the public agents is common (pruning.ts; as FTS5's engine). */
+const COMMON_SHARE = 0.2;
+/** How deep the ranking must be exactly BM25's before the agents matching only common clauses are left out. */
+const EXACT_DEPTH = 100;
 
 /**
  * The lexical index's tables on PostgreSQL (migration `2026-11-28-100-search-lexical-postgres`): the documents,
@@ -174,74 +181,35 @@ export function createPostgresLexicalIndex(options: PostgresLexicalOptions = {})
       const clauses = await prepareClauses(db, query.clauses);
       if (clauses.length === 0) return [];
       const tsquery = clauses.map(renderClause).join(' | ');
-      const [rows, totals, publicMatches] = await Promise.all([
-        matchingRows(db, clauses, tsquery, options),
+      const [totals, publicMatches] = await Promise.all([
         sql<{ restricted: boolean; rows: string; tokens: string }>`
           SELECT restricted, rows, tokens FROM search_lexical_totals`.execute(db),
         publicMatchCounts(db, clauses),
       ]);
       const publicTotals = totals.rows.find((row) => !row.restricted);
-      const publicRows = Number(publicTotals?.rows ?? 0);
-      const publicTokens = Number(publicTotals?.tokens ?? 0);
-      const frequencies = rows.map((row) => clauses.map((clause) => weightedFrequency(row, clause, weights)));
-      const score = (
-        index: number,
-        documents: number,
-        tokens: number,
-        matches: readonly number[],
-      ): number => {
-        const row = rows[index]!;
-        const averageLength = documents > 0 ? tokens / documents : 0;
-        const norm = averageLength > 0 ? 1 - B + (B * row.length) / averageLength : 1;
-        let total = 0;
-        frequencies[index]!.forEach((weighted, p) => {
-          if (!(weighted > 0)) return;
-          total += (fts5Idf(documents, matches[p]!) * weighted * (K1 + 1)) / (weighted + K1 * norm);
-        });
-        return total;
+      const statistics: PublicStatistics = {
+        rows: Number(publicTotals?.rows ?? 0),
+        tokens: Number(publicTotals?.tokens ?? 0),
+        matches: publicMatches,
       };
-      const matched = (index: number) => frequencies[index]!.some((weighted) => weighted > 0);
 
-      const publicRanking: Array<LexicalMatch & { rowId: number }> = [];
-      rows.forEach((row, index) => {
-        if (!row.restricted && matched(index)) {
-          publicRanking.push({
-            id: row.id,
-            rowId: row.rowId,
-            score: score(index, publicRows, publicTokens, publicMatches),
-          });
-        }
-      });
-      publicRanking.sort((a, b) => b.score - a.score || a.rowId - b.rowId);
-
-      // The restricted agents the caller may see: none for most callers, and then nothing more is asked.
-      const restrictedRanking: Array<LexicalMatch & { rowId: number }> = [];
-      if (rows.some((row) => row.restricted)) {
-        const visible = await sql<{ rows: string; tokens: string | null }>`
-          SELECT count(*) AS rows, sum(length) AS tokens FROM search_lexical_documents
-          WHERE restricted ${scopeCondition(options)}`.execute(db);
-        const documents = publicRows + Number(visible.rows[0]?.rows ?? 0);
-        const tokens = publicTokens + Number(visible.rows[0]?.tokens ?? 0);
-        const matches = clauses.map(
-          (_, p) =>
-            publicMatches[p]! +
-            rows.filter((row, index) => row.restricted && frequencies[index]![p]! > 0).length,
-        );
-        rows.forEach((row, index) => {
-          if (row.restricted && matched(index)) {
-            restrictedRanking.push({
-              id: row.id,
-              rowId: row.rowId,
-              score: score(index, documents, tokens, matches),
-            });
-          }
-        });
-        restrictedRanking.sort((a, b) => b.score - a.score || a.rowId - b.rowId);
+      // As FTS5's engine does (pruning.ts): the public agents that match a selective clause are ranked first; when
+      // the top of their ranking provably clears what the common clauses alone can score, the agents that match
+      // only common clauses are not read at all. Restricted agents (few, and ranked with other statistics) are
+      // read whenever they match.
+      const split =
+        options.candidates === undefined
+          ? splitClauses(clauses, publicMatches, statistics.rows, COMMON_SHARE)
+          : undefined;
+      if (split !== undefined) {
+        const selective = split.selective.map(renderClause).join(' | ');
+        const rows = await matchingRows(db, clauses, { all: tsquery, selective }, options);
+        const ranking = await rankRows(db, rows, clauses, weights, statistics, options);
+        const publicScores = ranking.public.map((match) => match.score);
+        if (provesTop(publicScores, Math.min(limit, EXACT_DEPTH), split.ceiling)) return ranking.top(limit);
       }
-      return [...publicRanking.slice(0, limit), ...restrictedRanking]
-        .sort((a, b) => b.score - a.score)
-        .slice(0, limit)
-        .map(({ id, score }) => ({ id, score }));
+      const rows = await matchingRows(db, clauses, { all: tsquery }, options);
+      return (await rankRows(db, rows, clauses, weights, statistics, options)).top(limit);
     },
 
     async explain(db, query, ids): Promise<Map<string, FieldMatches>> {
@@ -278,6 +246,92 @@ export function createPostgresLexicalIndex(options: PostgresLexicalOptions = {})
       const result = await sql<{ n: string }>`SELECT count(*) AS n FROM search_lexical_documents`.execute(db);
       return Number(result.rows[0]?.n ?? 0);
     },
+  };
+}
+
+/** The public agents' statistics a ranking uses: rows, words, and how many of them match each clause. */
+interface PublicStatistics {
+  rows: number;
+  tokens: number;
+  matches: readonly number[];
+}
+
+interface RowRanking {
+  /** The public rows, best first. */
+  public: Array<LexicalMatch & { rowId: number }>;
+  /** The first `limit` of the public and restricted rankings together. */
+  top(limit: number): LexicalMatch[];
+}
+
+/**
+ * Scores the matching rows by FTS5's BM25: public rows with the public statistics; restricted rows (those the
+ * caller may see) with statistics over the public agents and the restricted agents in scope.
+ */
+async function rankRows(
+  db: Executor,
+  rows: readonly RowPositions[],
+  clauses: readonly PreparedClause[],
+  weights: readonly number[],
+  statistics: PublicStatistics,
+  options: LexicalSearchOptions,
+): Promise<RowRanking> {
+  const frequencies = rows.map((row) => clauses.map((clause) => weightedFrequency(row, clause, weights)));
+  const score = (index: number, documents: number, tokens: number, matches: readonly number[]): number => {
+    const row = rows[index]!;
+    const averageLength = documents > 0 ? tokens / documents : 0;
+    const norm = averageLength > 0 ? 1 - B + (B * row.length) / averageLength : 1;
+    let total = 0;
+    frequencies[index]!.forEach((weighted, p) => {
+      if (!(weighted > 0)) return;
+      total += (fts5Idf(documents, matches[p]!) * weighted * (K1 + 1)) / (weighted + K1 * norm);
+    });
+    return total;
+  };
+  const matched = (index: number) => frequencies[index]!.some((weighted) => weighted > 0);
+
+  const publicRanking: Array<LexicalMatch & { rowId: number }> = [];
+  rows.forEach((row, index) => {
+    if (!row.restricted && matched(index)) {
+      publicRanking.push({
+        id: row.id,
+        rowId: row.rowId,
+        score: score(index, statistics.rows, statistics.tokens, statistics.matches),
+      });
+    }
+  });
+  publicRanking.sort((a, b) => b.score - a.score || a.rowId - b.rowId);
+
+  // The restricted agents the caller may see: none for most callers, and then nothing more is asked.
+  const restrictedRanking: Array<LexicalMatch & { rowId: number }> = [];
+  if (rows.some((row) => row.restricted)) {
+    const visible = await sql<{ rows: string; tokens: string | null }>`
+      SELECT count(*) AS rows, sum(length) AS tokens FROM search_lexical_documents
+      WHERE restricted ${scopeCondition(options)}`.execute(db);
+    const documents = statistics.rows + Number(visible.rows[0]?.rows ?? 0);
+    const tokens = statistics.tokens + Number(visible.rows[0]?.tokens ?? 0);
+    const matches = clauses.map(
+      (_, p) =>
+        statistics.matches[p]! +
+        rows.filter((row, index) => row.restricted && frequencies[index]![p]! > 0).length,
+    );
+    rows.forEach((row, index) => {
+      if (row.restricted && matched(index)) {
+        restrictedRanking.push({
+          id: row.id,
+          rowId: row.rowId,
+          score: score(index, documents, tokens, matches),
+        });
+      }
+    });
+    restrictedRanking.sort((a, b) => b.score - a.score || a.rowId - b.rowId);
+  }
+  return {
+    public: publicRanking,
+    top: (limit) =>
+      [...publicRanking.slice(0, limit), ...restrictedRanking]
+        .sort((a, b) => b.score - a.score)
+        .slice(0, limit)
+        .map(({ id, score }) => ({ id, score })),
   };
 }
 
@@ -331,13 +385,20 @@ function scopeCondition(scope: Pick<LexicalSearchOptions, 'candidates' | 'exclud
   return sql``;
 }
 
-/** The rows in scope that match, each with the positions of the query's lexemes in each field. */
+/**
+ * The rows in scope that match (`query.all`), each with the positions of the query's lexemes in each field; with
+ * `query.selective`, the public rows only among those that match it (restricted ones whenever they match).
+ */
 async function matchingRows(
   db: Executor,
   clauses: readonly PreparedClause[],
-  tsquery: string,
+  query: { all: string; selective?: string },
   scope: Pick<LexicalSearchOptions, 'candidates' | 'excluded'>,
 ): Promise<RowPositions[]> {
+  const matches =
+    query.selective === undefined
+      ? sql`d.document @@ ${query.all}::tsquery`
+      : sql`(d.document @@ ${query.selective}::tsquery OR (d.restricted AND d.document @@ ${query.all}::tsquery))`;
   const exact = [
     ...new Set(clauses.flatMap((clause) => (clause.prefix ? clause.lexemes.slice(0, -1) : clause.lexemes))),
   ];
@@ -360,7 +421,7 @@ async function matchingRows(
     FROM search_lexical_documents AS d
     CROSS JOIN LATERAL (VALUES ${fieldVectors}) AS f(field, v)
     CROSS JOIN LATERAL unnest(f.v) AS u
-    WHERE d.document @@ ${tsquery}::tsquery ${scopeCondition(scope)}
+    WHERE ${matches} ${scopeCondition(scope)}
       AND (u.lexeme = ANY(${exact}::text[]) OR u.lexeme LIKE ANY(${prefixes}::text[]))`.execute(db);
   const rows = new Map<number, RowPositions>();
   for (const found of result.rows) {
@@ -381,20 +442,25 @@ async function matchingRows(
   return [...rows.values()];
 }
 
-/** How many public agents match each clause (in one field: FTS5's phrases never span columns). */
+/**
+ * How many public agents match each clause, in one field (FTS5's phrases never span columns). A clause of one
+ * lexeme is in some field exactly when it is in the whole document, which the GIN index counts alone; a phrase is
+ * looked for field by field among the documents that hold it.
+ */
 async function publicMatchCounts(db: Executor, clauses: readonly PreparedClause[]): Promise<number[]> {
-  const counts = clauses.map((_, index) => {
-    const inAField = sql.raw(FIELDS.map(([, column]) => `${column}_v @@ q${index}`).join(' OR '));
-    return sql`count(*) FILTER (WHERE ${inAField}) AS ${sql.raw(`n${index}`)}`;
+  const counts = clauses.map((clause, index) => {
+    const query = sql`${renderClause(clause)}::tsquery`;
+    const inAField =
+      clause.lexemes.length === 1
+        ? sql``
+        : sql`AND (${sql.join(
+            FIELDS.map(([, column]) => sql`${sql.raw(`${column}_v`)} @@ ${query}`),
+            sql` OR `,
+          )})`;
+    return sql`(SELECT count(*) FROM search_lexical_documents
+                WHERE NOT restricted AND document @@ ${query} ${inAField}) AS ${sql.raw(`n${index}`)}`;
   });
-  const queries = sql.join(
-    clauses.map((clause, index) => sql`${renderClause(clause)}::tsquery AS ${sql.raw(`q${index}`)}`),
-  );
-  const all = clauses.map(renderClause).join(' | ');
-  const result = await sql<Record<string, string>>`
-    SELECT ${sql.join(counts)}
-    FROM search_lexical_documents, (SELECT ${queries}) AS q
-    WHERE NOT restricted AND document @@ ${all}::tsquery`.execute(db);
+  const result = await sql<Record<string, string>>`SELECT ${sql.join(counts)}`.execute(db);
   return clauses.map((_, index) => Number(result.rows[0]?.[`n${index}`] ?? 0));
 }
 

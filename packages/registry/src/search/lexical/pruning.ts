@@ -21,9 +21,9 @@ export function fts5Idf(rows: number, matches: number): number {
   return idf > 0 ? idf : 1e-6;
 }
 
-export interface ClauseSplit {
+export interface ClauseSplit<Clause = QueryClause> {
   /** The clauses that are not common: an agent must match one of them to be ranked. */
-  selective: QueryClause[];
+  selective: Clause[];
   /** Above every BM25 score an agent can get from the common clauses alone. */
   ceiling: number;
 }
@@ -32,13 +32,13 @@ export interface ClauseSplit {
  * Splits clauses at `commonShare` of the rows (a clause matching more is common). Undefined when pruning cannot
  * help: every clause is common (nothing left to require) or none is (nothing to skip).
  */
-export function splitClauses(
-  clauses: readonly QueryClause[],
+export function splitClauses<Clause = QueryClause>(
+  clauses: readonly Clause[],
   matches: readonly number[],
   rows: number,
   commonShare: number,
-): ClauseSplit | undefined {
-  const selective: QueryClause[] = [];
+): ClauseSplit<Clause> | undefined {
+  const selective: Clause[] = [];
   let ceiling = 0;
   clauses.forEach((clause, i) => {
     const count = matches[i]!;
