@@ -1,4 +1,4 @@
-// The search page (/?q=…&tags=…&source=…&format=…): plain-language search, filters with counts, why each agent matched, pages.
+// The search page (/?q=…&tags=…&source=…&format=…&transport=…&auth=…): plain-language search, filters with counts, why each agent matched, pages.
 // Everything the page shows comes from the URL, so a search can be shared, reloaded and gone back to.
 import { agentPath, api, nextCursor } from './api.js';
 import { currentTurn, h, setStatus, showView, stillCurrent } from './dom.js';
@@ -12,6 +12,8 @@ const FILTER_FACETS = [
   ['status', 'Status', 'status'],
   ['sources', 'Source', 'source'],
   ['formats', 'Published as', 'format'],
+  ['transports', 'Transport', 'transport'],
+  ['auth', 'Authentication', 'auth'],
 ];
 const FILTER_PARAMS = FILTER_FACETS.map(([, , param]) => param);
 

@@ -33,7 +33,7 @@ export interface ListQuery {
   updatedSince?: string;
 }
 
-/** GET /agents?capabilities=&tags=&language=&status=&source=&format=&q=&mode=&limit=&cursor=&updated_since= */
+/** GET /agents?capabilities=&tags=&language=&status=&source=&format=&transport=&auth=&q=&mode=&limit=&cursor=&updated_since= */
 export function readListQuery(url: URL): Checked<ListQuery> {
   const params = url.searchParams;
   for (const name of new Set(params.keys())) {
@@ -55,7 +55,16 @@ export function readListQuery(url: URL): Checked<ListQuery> {
     tags: many('tags'),
     languages: many('language'),
   };
-  for (const name of ['capabilities', 'tags', 'language', 'status', 'source', 'format']) {
+  for (const name of [
+    'capabilities',
+    'tags',
+    'language',
+    'status',
+    'source',
+    'format',
+    'transport',
+    'auth',
+  ]) {
     const tooMany = filterListDetail(name, many(name));
     if (tooMany !== undefined) return fail(tooMany, name);
   }
@@ -66,6 +75,10 @@ export function readListQuery(url: URL): Checked<ListQuery> {
   if (sources.length > 0) filters.sources = sources;
   const formats = many('format');
   if (formats.length > 0) filters.formats = formats;
+  const transports = many('transport');
+  if (transports.length > 0) filters.transports = transports;
+  const authKinds = many('auth');
+  if (authKinds.length > 0) filters.authKinds = authKinds;
   const statuses = statusWords(many('status'));
   if (!statuses.ok) return fail(statuses.detail, 'status');
   filters.status = statuses.words;

@@ -110,6 +110,26 @@ const FORMAT_FILTER: JsonObject = {
   explode: true,
 };
 
+const TRANSPORT_FILTER: JsonObject = {
+  name: 'transport',
+  in: 'query',
+  description:
+    "A kind of the agent's bindings (any of), as `GET /facets` names them: a2a, mcp, http, woa-rest, wss, unix, local, other. Comma-separated or repeated.",
+  schema: { type: 'array', items: { type: 'string' } },
+  style: 'form',
+  explode: true,
+};
+
+const AUTH_FILTER: JsonObject = {
+  name: 'auth',
+  in: 'query',
+  description:
+    'A kind of authentication the agent declares (any of): none, apikey, bearer, basic, oauth2, openidconnect, mtls, other (case is ignored). Comma-separated or repeated.',
+  schema: { type: 'array', items: { type: 'string' } },
+  style: 'form',
+  explode: true,
+};
+
 const limitParameter = (maximum: number, defaultValue: number, description?: string): JsonObject => ({
   name: 'limit',
   in: 'query',
@@ -164,6 +184,8 @@ const TABLE = {
       ),
       SOURCE_FILTER,
       FORMAT_FILTER,
+      TRANSPORT_FILTER,
+      AUTH_FILTER,
       {
         name: 'q',
         in: 'query',
@@ -256,7 +278,8 @@ const TABLE = {
     path: '/facets',
     access: ANYONE,
     tag: 'search',
-    summary: 'How many agents have each tag, capability, language, status, source and format',
+    summary:
+      'How many agents have each tag, capability, language, status, source, format, transport and kind of authentication',
     description:
       'Counts among the agents the caller may see that match the filters (the filters of GET /agents) and, with `q`, among the best-ranked 500 matches of the text query (`ranked` says so). Each facet lists its `limit` most frequent values, most frequent first.',
     parameters: [
@@ -266,6 +289,8 @@ const TABLE = {
       listParameter('status', 'Lifecycle statuses to include (any of).'),
       SOURCE_FILTER,
       FORMAT_FILTER,
+      TRANSPORT_FILTER,
+      AUTH_FILTER,
       {
         name: 'q',
         in: 'query',

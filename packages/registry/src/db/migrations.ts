@@ -34,6 +34,7 @@ export const MIGRATION_ORDER: readonly string[] = [
   '2026-11-27-010-agent-identity',
   '2026-11-27-100-search-lexical-restricted',
   '2026-11-28-100-search-lexical-postgres',
+  '2026-11-28-010-agent-transports-auth',
 ];
 
 export interface NamedMigration extends Migration {

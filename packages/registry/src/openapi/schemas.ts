@@ -605,9 +605,9 @@ export const COMPONENT_SCHEMAS = named({
       },
       facets: {
         type: 'object',
-        required: ['tags', 'capabilities', 'languages', 'status', 'sources', 'formats'],
+        required: ['tags', 'capabilities', 'languages', 'status', 'sources', 'formats', 'transports', 'auth'],
         description:
-          '`sources`: how the descriptions arrived (registered, crawled, imported); `formats`: the formats they were read in. An agent counts once per value.',
+          "`sources`: how the descriptions arrived (registered, crawled, imported); `formats`: the formats they were read in; `transports`: the kinds of the agents' bindings; `auth`: the kinds of authentication they declare (`none` for none). An agent counts once per value.",
         additionalProperties: {
           type: 'array',
           items: {

@@ -22,6 +22,7 @@ import {
 import { statusOf } from '../records/status.js';
 import type { Caller, RegistryRecord, SafetyFlag } from '../records/types.js';
 import { writeAudit } from './audit.js';
+import { authValues, transportValues } from './call-values.js';
 import {
   type AgentFilters,
   agentVisibility,
@@ -859,16 +860,32 @@ function sameSources(a: readonly AgentSource[], b: readonly AgentSource[]): bool
   );
 }
 
-const VALUE_TABLES: readonly AgentValueTableName[] = ['agent_tags', 'agent_capabilities', 'agent_languages'];
+const VALUE_TABLES: readonly AgentValueTableName[] = [
+  'agent_tags',
+  'agent_capabilities',
+  'agent_languages',
+  'agent_transports',
+  'agent_auth_kinds',
+];
 
-export async function writeValues(db: Kysely<Database>, record: RegistryRecord): Promise<void> {
+/**
+ * Writes an entry's filter values and access groups. `tables` names the value tables to write: a migration that
+ * ran before some of them existed (the identity migration) passes the ones its schema has.
+ */
+export async function writeValues(
+  db: Kysely<Database>,
+  record: RegistryRecord,
+  tables: readonly AgentValueTableName[] = VALUE_TABLES,
+): Promise<void> {
   const { agent } = record;
   const values: Record<AgentValueTableName, Set<string>> = {
     agent_tags: new Set((agent.tags ?? []).map(normalizeFilterValue)),
     agent_capabilities: new Set((agent.capabilities ?? []).map(normalizeFilterValue)),
     agent_languages: new Set((agent.languages ?? []).flatMap(languageKeys)),
+    agent_transports: new Set(transportValues(agent).map(normalizeFilterValue)),
+    agent_auth_kinds: new Set(authValues(agent).map(normalizeFilterValue)),
   };
-  for (const table of VALUE_TABLES) {
+  for (const table of tables) {
     await db.deleteFrom(table).where('agent_id', '=', record.id).execute();
     const rows = [...values[table]]
       .filter((value) => value !== '')

@@ -1,7 +1,7 @@
 /**
  * Facet counts for the web app's filters (GET /facets): of the agents a caller may see that match the filters, how
- * many have each tag, capability, language and status, arrived each way (registered, crawled, imported) and were
- * described in each format. Each count is one GROUP BY over an indexed table, so nothing but the counts is read
+ * many have each tag, capability, language and status, arrived each way (registered, crawled, imported), were
+ * described in each format, can be called over each transport and take each kind of authentication. Each count is one GROUP BY over an indexed table, so nothing but the counts is read
  * into memory. With a text query, the counts are over the agents its ranking holds.
  *
  * Without filters, the agents a caller may not see are usually a few restricted ones: the counts are then taken
@@ -30,6 +30,10 @@ export interface AgentFacets {
   sources: FacetCount[];
   /** The formats the entries' descriptions were read in. */
   formats: FacetCount[];
+  /** The kinds of the agents' bindings. */
+  transports: FacetCount[];
+  /** The kinds of authentication the agents declare (`none` for none). */
+  auth: FacetCount[];
 }
 
 type AgentIds = SelectQueryBuilder<Database, 'agents', { id: string }>;
@@ -153,6 +157,8 @@ export async function agentFacets(
     status: top(statuses, limit),
     sources: top(await countIn(scope, sourceColumn('arrival')), limit),
     formats: top(await countIn(scope, sourceColumn('format')), limit),
+    transports: top(await countIn(scope, values('agent_transports')), limit),
+    auth: top(await countIn(scope, values('agent_auth_kinds')), limit),
   };
 }
 

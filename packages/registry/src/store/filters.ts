@@ -19,6 +19,10 @@ export interface AgentFilters {
   sources?: readonly string[];
   /** Any of these formats: an entry with a description read in one of them. */
   formats?: readonly string[];
+  /** Any of these binding kinds (`a2a`, `mcp`, `http`, …): an agent that can be called so. */
+  transports?: readonly string[];
+  /** Any of these authentication kinds (`apiKey`, `bearer`, `oauth2`, `none`, …). */
+  authKinds?: readonly string[];
 }
 
 /** The stored, comparable form of a filter value. */
@@ -40,7 +44,9 @@ export function hasFilters(filters: AgentFilters): boolean {
     (filters.languages?.length ?? 0) > 0 ||
     (filters.status?.length ?? 0) > 0 ||
     (filters.sources?.length ?? 0) > 0 ||
-    (filters.formats?.length ?? 0) > 0
+    (filters.formats?.length ?? 0) > 0 ||
+    (filters.transports?.length ?? 0) > 0 ||
+    (filters.authKinds?.length ?? 0) > 0
   );
 }
 
@@ -126,6 +132,18 @@ export function filterConditions(filters: AgentFilters): Array<(eb: AgentsScope)
       ),
     );
   };
+  const anyValue = (table: AgentValueTableName, values: string[]): void => {
+    if (values.length === 0) return;
+    conditions.push((eb) =>
+      eb(
+        'agents.id',
+        'in',
+        eb.selectFrom(table).select(`${table}.agent_id`).where(`${table}.value`, 'in', values),
+      ),
+    );
+  };
+  anyValue('agent_transports', unique(filters.transports));
+  anyValue('agent_auth_kinds', unique(filters.authKinds));
   anySource('arrival', unique(filters.sources));
   anySource('format', unique(filters.formats));
   return conditions;

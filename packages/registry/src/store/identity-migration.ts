@@ -296,7 +296,8 @@ async function mergeGroup(
   }
   await writeSources(db, survivor.id, [...sources.values()]);
   await claimKeys(db, survivor.id, entryKeys([...sources.values()]));
-  await writeValues(db, record);
+  // The value tables of this migration's time: later ones (transports, auth kinds) are filled by their own.
+  await writeValues(db, record, ['agent_tags', 'agent_capabilities', 'agent_languages']);
   await writeHistory(db, survivor.id, record.revision, 'update', ACTOR, now, record);
   await writeAudit(db, {
     at: now,

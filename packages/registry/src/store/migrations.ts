@@ -11,6 +11,7 @@ import { hasVerifiedProvenance } from '../records/provenance-trust.js';
 import { statusOf } from '../records/status.js';
 import type { QualitySignals } from '../records/types.js';
 import { forEachAgentPage } from './agent-pages.js';
+import { authValues, transportValues } from './call-values.js';
 import { createIdentityTables, mergeDuplicateEntries } from './identity-migration.js';
 
 export function storeMigrations(dialect: DatabaseDialect): Record<string, Migration> {
@@ -174,6 +175,42 @@ export function storeMigrations(dialect: DatabaseDialect): Record<string, Migrat
             if (status === row.status) continue;
             await db.updateTable('agents').set({ status }).where('id', '=', row.id).execute();
           }
+        });
+      },
+    },
+    '2026-11-28-010-agent-transports-auth': {
+      // The transport and auth facets (store/call-values.ts): two value tables like the tags', filled for the
+      // stored agents a page at a time.
+      async up(db: Kysely<Database>): Promise<void> {
+        for (const table of ['agent_transports', 'agent_auth_kinds'] as const) {
+          await db.schema
+            .createTable(table)
+            .addColumn('agent_id', 'text', (col) => col.notNull().references('agents.id').onDelete('cascade'))
+            .addColumn('value', 'text', (col) => col.notNull())
+            .addPrimaryKeyConstraint(`${table}_pk`, ['agent_id', 'value'])
+            .execute();
+          await db.schema.createIndex(`${table}_value`).on(table).columns(['value', 'agent_id']).execute();
+        }
+        await forEachAgentPage(db, async (rows) => {
+          const transports: Array<{ agent_id: string; value: string }> = [];
+          const auth: Array<{ agent_id: string; value: string }> = [];
+          for (const row of rows) {
+            const agent = JSON.parse(row.canonical) as Agent;
+            const lower = (values: string[]) => [...new Set(values.map((value) => value.toLowerCase()))];
+            for (const value of lower(transportValues(agent))) transports.push({ agent_id: row.id, value });
+            for (const value of lower(authValues(agent))) auth.push({ agent_id: row.id, value });
+          }
+          // 500 rows (1,000 bound values) a statement, whatever an agent lists.
+          for (let start = 0; start < transports.length; start += 500)
+            await db
+              .insertInto('agent_transports')
+              .values(transports.slice(start, start + 500))
+              .execute();
+          for (let start = 0; start < auth.length; start += 500)
+            await db
+              .insertInto('agent_auth_kinds')
+              .values(auth.slice(start, start + 500))
+              .execute();
         });
       },
     },

@@ -153,6 +153,10 @@ export interface RegistryTables {
   agent_tags: AgentValueTable;
   agent_capabilities: AgentValueTable;
   agent_languages: AgentValueTable;
+  /** The kinds of the agent's bindings (store/call-values.ts). */
+  agent_transports: AgentValueTable;
+  /** The kinds of authentication the agent declares, or `none` (store/call-values.ts). */
+  agent_auth_kinds: AgentValueTable;
   agent_access: AgentAccessTable;
   agent_history: AgentHistoryTable;
   agent_sources: AgentSourcesTable;
@@ -165,4 +169,9 @@ export interface RegistryTables {
 }
 
 /** The tables that hold one agent's filter values. */
-export type AgentValueTableName = 'agent_tags' | 'agent_capabilities' | 'agent_languages';
+export type AgentValueTableName =
+  | 'agent_tags'
+  | 'agent_capabilities'
+  | 'agent_languages'
+  | 'agent_transports'
+  | 'agent_auth_kinds';

@@ -140,6 +140,23 @@ describe('GET /facets', () => {
     );
   });
 
+  test('transport and auth count and filter by how the agents are called (any of their values)', async () => {
+    const body = await facets();
+    assert.deepEqual(
+      body.facets['transports']?.find((item) => item.value === 'a2a'),
+      { value: 'a2a', count: 1 },
+    );
+    assert.deepEqual(body.facets['auth'], [{ value: 'none', count: body.total }]);
+    assert.equal((await facets('?transport=a2a')).total, 1);
+    assert.equal((await facets('?auth=oauth2')).total, 0);
+    assert.equal((await facets('?auth=NONE')).total, body.total);
+    const listed = await r.request('/agents?transport=a2a');
+    assert.deepEqual(
+      (listed.json as Array<{ name: string }>).map((agent) => agent.name),
+      ['Tide Tables'],
+    );
+  });
+
   test('a text query narrows the counts to the agents its ranking holds', async () => {
     const tides = await facets('?q=tide+times+harbours');
     assert.equal(tides.total, 1);

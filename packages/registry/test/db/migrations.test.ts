@@ -140,6 +140,48 @@ describe('the migration list', () => {
     assert.deepEqual(schemaOf(path), expected.schema);
   });
 
+  test("fills the transport and auth facets' tables for the agents a database already holds", async () => {
+    const path = join(dir.path, 'facets.db');
+    await migrateByNameOrder(path, '2026-11-27-100-search-lexical-restricted');
+    const raw = new Database(path);
+    const insert = raw.prepare(
+      `INSERT INTO agents (id, owner, name, canonical, metadata, source_format, status, revision, flags, quality,
+         latency_samples, created_at, updated_at)
+       VALUES (?, 'acme', ?, ?, '{}', 'aidip', 'active', 1, '[]', '{}', '[]', '2026-11-27T00:00:00.000Z',
+         '2026-11-27T00:00:00.000Z')`,
+    );
+    insert.run(
+      'keyed',
+      'Keyed',
+      JSON.stringify({
+        id: 'keyed',
+        name: 'Keyed',
+        bindings: [
+          { kind: 'a2a', url: 'https://a.example/a2a' },
+          { kind: 'mcp', server: 'https://a.example/mcp' },
+        ],
+        auth: { schemes: [{ id: 'key', type: 'apiKey', in: 'header', name: 'X-Key' }] },
+        operations: [],
+      }),
+    );
+    insert.run('open', 'Open', JSON.stringify({ id: 'open', name: 'Open', bindings: [], operations: [] }));
+    raw.close();
+    const opened = await openDatabase({ path });
+    const rows = async (table: 'agent_transports' | 'agent_auth_kinds') =>
+      (
+        await opened.db
+          .selectFrom(table)
+          .select(['agent_id', 'value'])
+          .orderBy('agent_id')
+          .orderBy('value')
+          .execute()
+      ).map((row) => `${row.agent_id}:${row.value}`);
+    assert.deepEqual(await rows('agent_transports'), ['keyed:a2a', 'keyed:mcp']);
+    assert.deepEqual(await rows('agent_auth_kinds'), ['keyed:apikey', 'open:none']);
+    await opened.close();
+    assert.ok(opened.migrated.includes('2026-11-28-010-agent-transports-auth'));
+  });
+
   test('refuses a database a newer registry migrated, and leaves it as it was', async () => {
     const path = join(dir.path, 'newer.db');
     await (await openDatabase({ path })).close();

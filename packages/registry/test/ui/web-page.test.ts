@@ -109,6 +109,8 @@ describe('the web app', () => {
     await page.locator('[data-facet="sources"]').waitFor();
     assert.equal(await count('sources', 'imported'), '1');
     assert.equal(await count('formats', 'a2a'), '1');
+    assert.equal(await count('transports', 'a2a'), '1');
+    await page.locator('[data-facet="auth"] .facet-value', { hasText: 'none' }).waitFor();
     await page.goBack();
     await page.waitForURL((url) => !url.searchParams.has('page'));
     await page.locator('#results > li').nth(19).waitFor();
