@@ -10,9 +10,7 @@
  * their totals), it is derived wholly from `agents`, and so the caller rebuilds it from the copied agents in the
  * copy's transaction (`rebuild`; move-database.ts does). The vectors (`search_vectors`) are copied: they cost an
  * embedding provider's time to make again.
- *
- * Two queries here know their dialect (the foreign keys each database declares, and moving PostgreSQL's identity
- * sequences); everything else goes through Kysely and `DatabaseDialect`.
+
  *
  * Order: a table after the tables its foreign keys point to (read from both databases), else by name.
  *
@@ -26,7 +24,8 @@
  *
  * Rows travel in batches (as many as fit under PostgreSQL's 65,535 parameters, at most 500), read from the source
  * as a stream. Identity columns (`agent_history.seq`, `audit_log.seq`, `feedback.seq`) keep their numbers, and on
- * PostgreSQL their sequences are moved past the highest copied, so the next row written gets the next number.
+ * PostgreSQL their sequences are moved past the highest copied (`continueIdentity`), so the next row written gets
+ * the next number.
  */
 import { AgentryError, type AgentryErrorCode } from '@agentry/core';
 import { type Kysely, sql, type TableMetadata } from 'kysely';
@@ -183,7 +182,7 @@ export async function planDatabaseCopy(
     );
   }
 
-  const references = [...(await foreignKeys(source)), ...(await foreignKeys(target))];
+  const references = [...(await source.dialect.foreignKeys()), ...(await target.dialect.foreignKeys())];
   return { tables: dependencyOrder(copied, references), rebuilt: rebuilt.sort() };
 }
 
@@ -224,15 +223,8 @@ export async function copyDatabase(
       }
     }, LOCK_WAIT_MS);
 
-    if (target.dialect.name === 'postgres') {
-      for (const { table, identityColumns } of plan.tables) {
-        for (const column of identityColumns) {
-          await sql`select setval(pg_get_serial_sequence(${table}, ${column}),
-                    (select coalesce(max(${sql.ref(column)}), 0) + 1 from ${sql.table(table)}), false)`.execute(
-            into,
-          );
-        }
-      }
+    for (const { table, identityColumns } of plan.tables) {
+      for (const column of identityColumns) await target.dialect.continueIdentity(trx, table, column);
     }
     await options.rebuild?.(trx, replacedAgents);
   }, LOCK_WAIT_MS);
@@ -293,22 +285,8 @@ async function tablesOf(db: Kysely<Database>): Promise<TableMetadata[]> {
 }
 
 interface ForeignKey {
-  table: string;
-  references: string;
-}
-
-/** Which table points at which through a foreign key, as the database itself says. */
-async function foreignKeys({ db, dialect }: CopyEndpoint): Promise<ForeignKey[]> {
-  if (dialect.name === 'sqlite') {
-    const result = await sql<ForeignKey>`select m.name as "table", f."table" as "references"
-      from sqlite_master m, pragma_foreign_key_list(m.name) f where m.type = 'table'`.execute(db);
-    return result.rows;
-  }
-  const result = await sql<ForeignKey>`select c.conrelid::regclass::text as "table",
-      c.confrelid::regclass::text as "references"
-    from pg_constraint c join pg_namespace n on n.oid = c.connamespace
-    where c.contype = 'f' and n.nspname = current_schema()`.execute(db);
-  return result.rows;
+  readonly table: string;
+  readonly references: string;
 }
 
 /** `tables` with each after the ones it references (by name among equals); a cycle keeps name order. */

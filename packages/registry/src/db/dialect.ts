@@ -38,6 +38,14 @@ export interface DatabaseDialect {
    * a time (BEGIN IMMEDIATE), so it does nothing there; PostgreSQL takes a transaction-scoped advisory lock.
    */
   lockKey(trx: Kysely<Database>, key: string): Promise<void>;
+  /** Which table points at which through a foreign key, as the database declares them (a copy orders tables by them). */
+  foreignKeys(): Promise<Array<{ readonly table: string; readonly references: string }>>;
+  /**
+   * After rows were written into `table` with their own numbers in its identity `column` (db/copy-database.ts):
+   * makes the next number the database gives the one after the highest there. SQLite's AUTOINCREMENT follows the
+   * numbers written already; PostgreSQL moves the column's sequence.
+   */
+  continueIdentity(trx: Kysely<Database>, table: string, column: string): Promise<void>;
   /**
    * Runs `work` unless another process on the database (another replica) is running work under the same `key`
    * right now: for background work that must be done once, not once per replica (embedding agents that have no

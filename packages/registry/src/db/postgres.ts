@@ -192,6 +192,20 @@ function postgresDialect(db: Kysely<Database>, pool: pg.Pool, changeCount: () =>
     async lockKey(trx: Kysely<Database>, key: string): Promise<void> {
       await sql`select pg_advisory_xact_lock(${KEY_LOCK_SPACE}, hashtext(${key}))`.execute(trx);
     },
+    async foreignKeys() {
+      const declared = await sql<{
+        table: string;
+        references: string;
+      }>`select c.conrelid::regclass::text as "table",
+          c.confrelid::regclass::text as "references"
+        from pg_constraint c join pg_namespace n on n.oid = c.connamespace
+        where c.contype = 'f' and n.nspname = current_schema()`.execute(db);
+      return declared.rows;
+    },
+    async continueIdentity(trx: Kysely<Database>, table: string, column: string): Promise<void> {
+      await sql`select setval(pg_get_serial_sequence(${table}, ${column}),
+        (select coalesce(max(${sql.ref(column)}), 0) + 1 from ${sql.table(table)}), false)`.execute(trx);
+    },
     async runAlone<T>(key: string, work: () => Promise<T>): Promise<RanAlone<T>> {
       // One connection holds the lock for the whole run (a session lock belongs to the connection that took it);
       // the work's own statements go through the pool's other connections. It is idle meanwhile, so its errors

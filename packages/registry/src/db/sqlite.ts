@@ -79,6 +79,15 @@ function sqliteDialect(
     identity: (column: ColumnDefinitionBuilder) => column.primaryKey().autoIncrement(),
     blobType: 'blob',
     async lockKey(): Promise<void> {},
+    async foreignKeys() {
+      return database
+        .prepare(
+          `select m.name as "table", f."table" as "references"
+           from sqlite_master m, pragma_foreign_key_list(m.name) f where m.type = 'table'`,
+        )
+        .all() as Array<{ table: string; references: string }>;
+    },
+    async continueIdentity(): Promise<void> {},
     async runAlone<T>(_key: string, work: () => Promise<T>): Promise<RanAlone<T>> {
       return { ran: true, value: await work() };
     },
