@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
@@ -22,7 +23,11 @@ import { SqliteSink } from './support/db.js';
 import { emittedOne, woaFor } from './support/documents.js';
 import { cacheable, type Fleet, type RouteHandler, startFleet } from './support/fleet.js';
 
-const child = fileURLToPath(new URL('./replica-child.ts', import.meta.url));
+// The child as JavaScript when the tests run from their transpiled mirror (dist-test/), else under tsx.
+const compiledChild = fileURLToPath(new URL('./replica-child.js', import.meta.url));
+const childArgs = existsSync(compiledChild)
+  ? [compiledChild]
+  : ['--import', 'tsx', fileURLToPath(new URL('./replica-child.ts', import.meta.url))];
 const WAIT_MS = 30_000;
 
 let fleet: Fleet;
@@ -177,7 +182,7 @@ describe('crawler replicas on one PostgreSQL database', () => {
     // process), so nothing but the lease gives its claims back.
     const proc = spawn(
       process.execPath,
-      ['--import', 'tsx', child, server.url, String(fleet.port), 'replica-doomed', '2000'],
+      [...childArgs, server.url, String(fleet.port), 'replica-doomed', '2000'],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },
