@@ -24,7 +24,12 @@ async function withToken(page: Page, token: string): Promise<void> {
   await page.evaluate(`sessionStorage.setItem('agentry.token', ${JSON.stringify(token)})`);
 }
 
-const shots: Array<{ name: string; path: string; token?: string; act?: (page: Page) => Promise<void> }> = [
+const shots: Array<{
+  name: string;
+  path: string;
+  token?: string;
+  act?: (page: Page) => Promise<void>;
+}> = [
   { name: 'search', path: '/?q=translate+text' },
   {
     name: 'agent',
@@ -53,9 +58,29 @@ const shots: Array<{ name: string; path: string; token?: string; act?: (page: Pa
       await page.evaluate('window.scrollBy(0, 200)');
     },
   },
+  {
+    name: 'stream',
+    path: '/app/agents/translator?try=spell',
+    token: demo.clientToken,
+    act: async (page) => {
+      await page.getByLabel(/^word/).fill('agentry');
+      await page.click('[data-operation="spell"] button:has-text("Run")');
+      await page.locator('[data-operation="spell"] .outcome.ok').waitFor();
+      await page.locator('[data-operation="spell"] .output').scrollIntoViewIfNeeded();
+    },
+  },
   { name: 'flagged', path: '/app/agents/pushy' },
   { name: 'resolve', path: '/app/resolve?intent=translate+text+into+french' },
   { name: 'operate', path: '/app/operate', token: registry.admin },
+  {
+    name: 'imports',
+    path: '/app/operate',
+    token: registry.admin,
+    act: async (page) => {
+      await page.locator('#imports tr').nth(2).waitFor();
+      await page.evaluate("document.getElementById('imports-title').scrollIntoView()");
+    },
+  },
   { name: 'empty', path: '/?q=zzzqqq' },
 ];
 
