@@ -123,6 +123,23 @@ describe('ann index', () => {
     assert.equal(small.centroid(['absent']), undefined);
   });
 
+  it("takes over a vector matrix's rows as they are held, with the same similarities", () => {
+    const matrix = new VectorMatrix(DIMS);
+    const sample = clustered(11, DIMS, 10);
+    for (let i = 0; i < 300; i++) matrix.set(`m${i}`, sample(1));
+    matrix.delete('m7');
+    const moved = new AnnIndex(DIMS, { minSize: 100 });
+    for (const { id, row, scale } of matrix.quantizedRows()) moved.setQuantized(id, row, scale);
+    moved.build();
+    assert.equal(moved.size, 299);
+    assert.equal(moved.has('m7'), false);
+    const query = sample(1.4);
+    const exact = matrix.similarities([query]);
+    const byId = new Map(exact.ids.map((id, i) => [id, exact.scores[0]![i]!]));
+    for (const hit of moved.exact(query, 299)) assert.equal(hit.score, byId.get(hit.id));
+    for (const hit of moved.search(query, 20)) assert.equal(hit.score, byId.get(hit.id));
+  });
+
   it('keeps to a third of the agents as candidates with the same recall, and never returns another', (t) => {
     const { uniform } = generator(11);
     const candidates = new Set<string>();

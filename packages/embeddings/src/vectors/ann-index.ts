@@ -274,6 +274,31 @@ export class AnnIndex {
     if (this.index) this.file(this.index, slot);
   }
 
+  /**
+   * Stores (or replaces) a vector already quantised as this index holds it (a row of `VectorMatrix.quantizedRows`):
+   * its similarities stay exactly those of the store it came from.
+   */
+  setQuantized(id: string, row: Int8Array, scale: number): void {
+    if (row.length !== this.dimensions) {
+      throw new Error(`row for ${id} has ${row.length} dimensions, the index ${this.dimensions}`);
+    }
+    let slot = this.slotOf.get(id);
+    if (slot === undefined) {
+      slot = this.free.pop() ?? this.ids.length;
+      if (slot === this.ids.length) {
+        this.ensureCapacity(slot + 1);
+        this.ids.push(id);
+      } else {
+        this.ids[slot] = id;
+      }
+      this.slotOf.set(id, slot);
+    }
+    this.block.rows.set(row, slot * this.dimensions);
+    this.scales[slot] = scale;
+    this.changedDuringBuild?.add(slot);
+    if (this.index) this.file(this.index, slot);
+  }
+
   delete(id: string): void {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;

@@ -160,6 +160,21 @@ export class VectorMatrix {
     return { ids, scores, positionOf };
   }
 
+  /**
+   * Every stored row as it is held (int8 components and the scale that turns them into the unit vector's), in slot
+   * order, so another store of the same layout (`AnnIndex.setQuantized`) takes them over without rounding again.
+   */
+  *quantizedRows(): Generator<{ id: string; row: Int8Array; scale: number }> {
+    for (let slot = 0; slot < this.ids.length; slot++) {
+      const offset = slot * this.dimensions;
+      yield {
+        id: this.ids[slot]!,
+        row: this.rows.subarray(offset, offset + this.dimensions),
+        scale: this.scales[slot]!,
+      };
+    }
+  }
+
   /** The normalised mean of these agents' vectors; undefined when none of them has one. */
   centroid(ids: readonly string[]): Float32Array | undefined {
     const sum = new Float32Array(this.dimensions);

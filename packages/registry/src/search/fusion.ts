@@ -27,6 +27,29 @@ export interface SemanticScores {
   clauses: ReadonlyArray<ArrayLike<number>>;
   /** Where an agent is in `ids` (a lookup the vector matrix already has); found by scanning `ids` when absent. */
   positionOf?: (id: string) => number | undefined;
+  /**
+   * When `ids` is a pool drawn from more agents (the approximate index's candidates, semantic/ann-candidates.ts):
+   * the statistics of the agents in scope it stands for, which scores are standardised by instead of the pool's.
+   */
+  population?: SemanticPopulation;
+}
+
+/** Mean and standard deviation of one query's similarities over a population. */
+export interface Moments {
+  mean: number;
+  deviation: number;
+}
+
+/** The agents a semantic pool was drawn from, described by a sample of them. */
+export interface SemanticPopulation {
+  /** Agents in scope with a vector (the pool's agents among them). */
+  size: number;
+  /** Of the similarities to the whole query. */
+  whole: Moments;
+  /** Of the similarities to each clause, in `clauses`' order. */
+  clauses: readonly Moments[];
+  /** Of the similarities to the centroid of these agents' vectors (feedback); undefined when none has one. */
+  centroid(ids: readonly string[]): Moments | undefined;
 }
 
 export interface FusionSettings {
@@ -81,9 +104,10 @@ export function semanticScores(
   semantic: SemanticScores,
   settings: Readonly<FusionSettings> = DEFAULT_FUSION,
 ): Float64Array {
-  const whole = standardize(semantic.whole);
+  const population = semantic.population;
+  const whole = standardizeBy(semantic.whole, population?.whole);
   if (semantic.clauses.length === 0) return whole;
-  const clauses = semantic.clauses.map(standardize);
+  const clauses = semantic.clauses.map((clause, i) => standardizeBy(clause, population?.clauses[i]));
   const share = settings.wholeQueryWeight;
   const out = new Float64Array(whole.length);
   for (let i = 0; i < whole.length; i++) {
@@ -134,7 +158,10 @@ export function fuse(input: FusionInput): FusedHit[] {
     lexicalRaw[withVector + i] = match.score;
   });
   const idAt = (i: number) => (i < withVector ? semantic.ids[i]! : lexicalOnly[i - withVector]!.id);
-  const lexical = standardize(lexicalRaw);
+  // Over a pool, the agents of the population outside it count as BM25 0, as those beyond the lexical pool do.
+  const lexical = semantic.population
+    ? standardizeOver(lexicalRaw, semantic.population.size + lexicalOnly.length)
+    : standardize(lexicalRaw);
   const meaning = semanticScores(semantic, settings);
 
   const fused = new Float64Array(count);
@@ -148,7 +175,7 @@ export function fuse(input: FusionInput): FusedHit[] {
     const leaders = topIndices(fused, settings.feedbackDepth).map(idAt);
     const similarity = input.similarToCentroid(leaders);
     if (similarity) {
-      const feedback = standardize(similarity);
+      const feedback = standardizeBy(similarity, semantic.population?.centroid(leaders));
       for (let i = 0; i < feedback.length; i++) fused[i] = fused[i]! + settings.feedbackWeight * feedback[i]!;
     }
   }
@@ -206,6 +233,31 @@ function subtractPenalties(
     const penalty = demotions.get(idAt(i))?.penalty;
     if (penalty !== undefined) scores[i] = scores[i]! - penalty;
   }
+}
+
+/** Z-scores by the given moments (a population's), or by the scores' own when there are none. */
+function standardizeBy(scores: ArrayLike<number>, moments: Moments | undefined): Float64Array {
+  if (moments === undefined) return standardize(scores);
+  const out = new Float64Array(scores.length);
+  if (!(moments.deviation > 1e-12)) return out;
+  for (let i = 0; i < scores.length; i++) out[i] = (scores[i]! - moments.mean) / moments.deviation;
+  return out;
+}
+
+/** Z-scores over `size` values: these and, for the rest, zeros. */
+function standardizeOver(scores: Float64Array, size: number): Float64Array {
+  const n = Math.max(size, scores.length);
+  let sum = 0;
+  let squares = 0;
+  for (const score of scores) {
+    sum += score;
+    squares += score * score;
+  }
+  const mean = n === 0 ? 0 : sum / n;
+  return standardizeBy(scores, {
+    mean,
+    deviation: Math.sqrt(Math.max(0, squares / Math.max(1, n) - mean * mean)),
+  });
 }
 
 function positionsIn(ids: readonly string[]): (id: string) => number | undefined {

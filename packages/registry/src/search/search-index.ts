@@ -40,7 +40,7 @@ import type {
   SearchMode,
   SearchOptions,
 } from './types.js';
-import { loadVectorStore } from './vector-store.js';
+import { loadVectorStore, type VectorStoreOptions } from './vector-store.js';
 import { createWriteQueue } from './write-queue.js';
 
 export interface SearchIndexOptions {
@@ -56,6 +56,11 @@ export interface SearchIndexOptions {
   queryCacheSize?: number;
   /** Told when embedding fails; search stays lexical for the agents concerned until `embedPending()`. */
   onEmbeddingError?: (error: unknown) => void;
+  /**
+   * The vectors in memory: from how many on semantic candidates come from the approximate nearest-neighbour index
+   * (`approximateFrom`, default 50,000) and how many of its lists a query probes (vector-store.ts).
+   */
+  vectors?: VectorStoreOptions;
 }
 
 /** Most hits one search returns. */
@@ -87,7 +92,7 @@ export async function createSearchIndex(
   });
   // Read before the vectors and demotions: a change committed while they load is applied again, never missed.
   const from = await latestChange(db);
-  const store = await loadVectorStore(db, provider);
+  const store = await loadVectorStore(db, provider, options.vectors);
   const follower = followChanges(db, from, (change) => store.applyChange(change));
   const writes = indexWrites({
     db,
@@ -183,7 +188,14 @@ export async function createSearchIndex(
         : undefined;
 
     // From the similarities to the ranking, nothing awaits: the matrix cannot change in between.
-    const ranking = vectors && wanted !== 'lexical' ? store.similarities(vectors, scope) : undefined;
+    const ranking =
+      vectors && wanted !== 'lexical'
+        ? store.similarities(
+            vectors,
+            scope,
+            lexicalMatches.map((match) => match.id),
+          )
+        : undefined;
     const mode: SearchMode = ranking ? wanted : 'lexical';
     const hits = rank({
       mode,
@@ -211,6 +223,7 @@ export async function createSearchIndex(
         embedded: store.size,
         provider: provider?.id,
         dimensions: store.dimensions ?? provider?.dimensions,
+        ...(store.approximate ? { approximate: true as const } : {}),
       };
     },
     close() {

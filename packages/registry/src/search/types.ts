@@ -96,4 +96,6 @@ export interface SearchIndexStats {
   embedded: number;
   provider?: string;
   dimensions?: number;
+  /** Present (true) when semantic candidates come from the approximate nearest-neighbour index (docs/search.md). */
+  approximate?: true;
 }

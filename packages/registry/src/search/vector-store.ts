@@ -3,16 +3,34 @@
  * similarity) and the standing demotions. It is loaded at start and then kept in step with the database by the
  * index's own writes and by the changes other connections commit (change-follower.ts).
  *
- * `similarities` is the one step that searches the matrix, so that an approximate index can take its place.
+ * `similarities` is the one step that searches the matrix. From `approximateFrom` vectors (default 50,000) the
+ * matrix gives way to the approximate nearest-neighbour index (`AnnIndex`, semantic/ann-candidates.ts), which holds
+ * the same int8 rows: its lists are trained in the background, and then a search ranks a pool of candidates it finds
+ * instead of every agent in scope. Below the threshold nothing of that exists.
  */
-import { type EmbeddingProvider, type MatrixScope, VectorMatrix } from '@agentry/embeddings';
+import { AnnIndex, type EmbeddingProvider, type MatrixScope, VectorMatrix } from '@agentry/embeddings';
 import type { ChangedEntry } from './change-log.js';
 import type { SemanticScores } from './fusion.js';
 import type { Executor } from './lexical/types.js';
+import { approximateRanking, HashSample, populationInScope } from './semantic/ann-candidates.js';
 import { decodeVector, storedVectors } from './semantic/vector-rows.js';
 import type { Demotion } from './types.js';
 
 const LOAD_PAGE = 2000;
+/** Default of `approximateFrom`: below it a pass over every vector takes about 5 ms. */
+export const APPROXIMATE_FROM = 50_000;
+/** An index of fewer vectors than this is trained at once rather than in the background (tests' small indexes). */
+const BUILD_AT_ONCE_BELOW = 5000;
+
+export interface VectorStoreOptions {
+  /**
+   * Vectors from which semantic candidates come from the approximate index (default 50,000); `Infinity`: always
+   * the exact pass. A scope (filter, hidden agents) of at most this many agents with a vector is scored exactly.
+   */
+  approximateFrom?: number;
+  /** Lists the approximate index probes per query vector (default: its own, 3% of the lists, at least 8). */
+  probes?: number;
+}
 
 /** The candidates' similarities to a query's vectors, and feedback's similarities to a centroid of some of them. */
 export interface SemanticRanking {
@@ -39,20 +57,91 @@ export interface VectorStore {
    * Unit query vectors (the whole query, then each clause) against the agents in `scope`; undefined while no vector
    * is held.
    */
-  similarities(queries: readonly Float32Array[], scope: MatrixScope): SemanticRanking | undefined;
+  similarities(
+    queries: readonly Float32Array[],
+    scope: MatrixScope,
+    lexicalIds?: readonly string[],
+  ): SemanticRanking | undefined;
+  /** Whether searches take their candidates from the approximate index (it is trained and holds enough vectors). */
+  readonly approximate: boolean;
+  /** Resolves when no training of the approximate index is under way. */
+  settled(): Promise<void>;
 }
 
 /** Loads the demotions and this provider's vectors (none without a provider). */
 export async function loadVectorStore(
   db: Executor,
   provider: EmbeddingProvider | undefined,
+  options: VectorStoreOptions = {},
 ): Promise<VectorStore> {
   let matrix: VectorMatrix | undefined;
+  /** Takes the matrix's place from `approximateFrom` vectors on, for good (the rows move over once). */
+  let ann: AnnIndex | undefined;
+  const approximateFrom = Math.max(1, options.approximateFrom ?? APPROXIMATE_FROM);
+  const sample = new HashSample();
+  /** Vectors set or deleted since the index's lists were last trained. */
+  let changedSinceBuild = 0;
+  let building: Promise<void> | undefined;
   const demotions = new Map<string, Demotion>();
 
   function setVector(id: string, vector: Float32Array): void {
+    if (ann) {
+      if (vector.length !== ann.dimensions) return;
+      ann.set(id, vector);
+      sample.add(id, ann.size);
+      changedSinceBuild++;
+      return;
+    }
     matrix ??= new VectorMatrix(vector.length);
-    if (vector.length === matrix.dimensions) matrix.set(id, vector);
+    if (vector.length !== matrix.dimensions) return;
+    matrix.set(id, vector);
+    if (matrix.size >= approximateFrom) moveToIndex(matrix);
+  }
+
+  function deleteVector(id: string): void {
+    if (ann?.has(id)) {
+      ann.delete(id);
+      sample.delete(id);
+      changedSinceBuild++;
+    }
+    matrix?.delete(id);
+  }
+
+  /** The matrix's rows into an index, as they are held (same int8 rows and scales, so the same similarities). */
+  function moveToIndex(from: VectorMatrix): void {
+    const index = new AnnIndex(from.dimensions, {
+      minSize: approximateFrom,
+      initialCapacity: Math.ceil(from.size * 1.5),
+      ...(options.probes === undefined ? {} : { probes: options.probes }),
+    });
+    for (const { id, row, scale } of from.quantizedRows()) {
+      index.setQuantized(id, row, scale);
+      sample.add(id, index.size);
+    }
+    ann = index;
+    matrix = undefined;
+  }
+
+  /**
+   * Trains the index's lists when it has none yet, has doubled or halved since (`stale`), or has had as many vectors
+   * set or deleted since as it held then (replaced vectors move away from the centroids they were filed by).
+   */
+  function maintain(): void {
+    if (!ann || building || ann.size < approximateFrom) return;
+    const built = ann.stats().builtSize;
+    if (!ann.stale && changedSinceBuild < Math.max(built, approximateFrom)) return;
+    changedSinceBuild = 0;
+    if (ann.size < BUILD_AT_ONCE_BELOW) {
+      ann.build();
+      return;
+    }
+    building = ann
+      .buildInBackground()
+      .catch(() => undefined)
+      .finally(() => {
+        building = undefined;
+        maintain();
+      });
   }
 
   function setDemotion(id: string, demotion: Demotion | undefined): void {
@@ -66,26 +155,32 @@ export async function loadVectorStore(
   if (provider) {
     for await (const stored of storedVectors(db, provider.id, LOAD_PAGE)) setVector(stored.id, stored.vector);
   }
+  maintain();
 
   return {
     demotions,
     get size() {
-      return matrix?.size ?? 0;
+      return ann?.size ?? matrix?.size ?? 0;
     },
     get dimensions() {
-      return matrix?.dimensions;
+      return ann?.dimensions ?? matrix?.dimensions;
     },
-    has: (id) => matrix?.has(id) === true,
-    setVector,
+    has: (id) => ann?.has(id) === true || matrix?.has(id) === true,
+    setVector(id, vector) {
+      setVector(id, vector);
+      maintain();
+    },
     deleteVector(id) {
-      matrix?.delete(id);
+      deleteVector(id);
+      maintain();
     },
     setDemotion,
     applyChange(change) {
       const vector =
         change.vector && change.provider === provider?.id ? decodeVector(change.vector) : undefined;
       if (vector) setVector(change.id, vector);
-      else matrix?.delete(change.id);
+      else deleteVector(change.id);
+      maintain();
       setDemotion(
         change.id,
         change.demotion && {
@@ -94,15 +189,30 @@ export async function loadVectorStore(
         },
       );
     },
-    similarities(queries, scope) {
-      return matrix === undefined ? undefined : matrixSimilarities(matrix, queries, scope);
+    similarities(queries, scope, lexicalIds = []) {
+      if (ann === undefined)
+        return matrix === undefined ? undefined : matrixSimilarities(matrix, queries, scope);
+      if (ann.size === 0) return undefined;
+      if (!ann.approximate) return matrixSimilarities(ann, queries, scope);
+      // A scope of few agents is scored outright, exactly as below the threshold: a filter finds all it matches.
+      const population = populationInScope(ann, scope, sample);
+      if (population.size <= approximateFrom) return matrixSimilarities(ann, queries, scope);
+      return approximateRanking(ann, queries, scope, lexicalIds, population, {
+        ...(options.probes === undefined ? {} : { probes: options.probes }),
+      });
+    },
+    get approximate() {
+      return ann?.approximate === true;
+    },
+    async settled() {
+      while (building) await building;
     },
   };
 }
 
-/** Brute force: every agent in scope, one pass over the matrix per query vector. */
+/** Brute force: every agent in scope, one pass over the rows per query vector. */
 function matrixSimilarities(
-  matrix: VectorMatrix,
+  matrix: Pick<VectorMatrix, 'similarities' | 'centroid'>,
   queries: readonly Float32Array[],
   scope: MatrixScope,
 ): SemanticRanking {

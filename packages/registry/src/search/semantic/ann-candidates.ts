@@ -1,0 +1,156 @@
+/**
+ * Semantic candidates from the approximate nearest-neighbour index (`AnnIndex`, @agentry/embeddings) once the
+ * registry holds enough vectors that scoring every one of them per query vector costs too much (docs/search.md, "A
+ * vector index that scales").
+ *
+ * A search then ranks a pool instead of every agent in scope: the index's best agents in scope for the whole query
+ * and for each clause, and the lexical matches that have a vector. Every agent of the pool is in scope (the index
+ * never returns one outside it, the lexical matches were read with the same scope), so an agent the caller may not
+ * see is neither ranked nor counted. Fusion standardises by the statistics of the whole population in scope, not of
+ * the pool (which holds the best agents only): those are estimated from a uniform sample of the agents in scope,
+ * scored exactly, so a score keeps the scale of an exact search.
+ */
+import type { AnnIndex, MatrixScope } from '@agentry/embeddings';
+import type { Moments, SemanticPopulation } from '../fusion.js';
+import type { SemanticRanking } from '../vector-store.js';
+
+/** Agents the index returns per query vector (the whole query, each clause) into the pool. */
+export const POOL_PER_QUERY = 300;
+/** Agents of the population whose similarities estimate its mean and deviation. */
+export const SAMPLE_SIZE = 2000;
+
+/**
+ * A deterministic uniform sample of the ids held, kept as they come and go: an id is in it when a hash of it falls
+ * below a cap, lowered as the collection grows so that the sample stays a few times `SAMPLE_SIZE`.
+ */
+export class HashSample {
+  private readonly hashes = new Map<string, number>();
+  /** Ids whose hash is below this are kept (a fraction of 2³²). */
+  private cap = 2 ** 32;
+
+  constructor(private readonly size: number = SAMPLE_SIZE) {}
+
+  /** Takes an id the store now holds; `held` is how many it holds. */
+  add(id: string, held: number): void {
+    const hash = hashId(id);
+    if (hash < this.cap) this.hashes.set(id, hash);
+    // Kept between 4 and 8 times the sample wanted: halve the cap when the kept ids reach 8 times it.
+    if (this.hashes.size > 8 * this.size && held > 8 * this.size) {
+      this.cap /= 2;
+      for (const [kept, value] of this.hashes) if (value >= this.cap) this.hashes.delete(kept);
+    }
+  }
+
+  delete(id: string): void {
+    this.hashes.delete(id);
+  }
+
+  /** About `size` ids of the `held` ones, uniformly (by hash), none of them `excluded`. */
+  draw(held: number, excluded: ReadonlySet<string> | undefined): string[] {
+    const below = Math.min(this.cap, (2 ** 32 * this.size) / Math.max(1, held));
+    const out: string[] = [];
+    for (const [id, hash] of this.hashes) if (hash < below && excluded?.has(id) !== true) out.push(id);
+    return out;
+  }
+}
+
+/** FNV-1a, 32 bits. */
+function hashId(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    hash ^= id.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** The agents in scope that have a vector: how many, and a uniform sample of them (undefined: none). */
+export function populationInScope(
+  ann: AnnIndex,
+  scope: MatrixScope,
+  sample: HashSample,
+): { size: number; sample: string[] } {
+  const { candidates, excluded } = scope;
+  if (candidates === undefined) {
+    let hidden = 0;
+    for (const id of excluded ?? []) if (ann.has(id)) hidden++;
+    return { size: ann.size - hidden, sample: sample.draw(ann.size, excluded) };
+  }
+  const held: string[] = [];
+  for (const id of candidates) if (ann.has(id) && excluded?.has(id) !== true) held.push(id);
+  const stride = Math.max(1, held.length / SAMPLE_SIZE);
+  const drawn: string[] = [];
+  for (let at = 0; at < held.length; at += stride) drawn.push(held[Math.floor(at)]!);
+  return { size: held.length, sample: drawn };
+}
+
+/**
+ * The similarities of a pool (the index's best agents in scope per query vector, and the lexical matches with a
+ * vector) to the query vectors, standardised by the population's statistics (estimated from `population.sample`),
+ * and feedback's similarities over the same pool.
+ */
+export function approximateRanking(
+  ann: AnnIndex,
+  queries: readonly Float32Array[],
+  scope: MatrixScope,
+  lexicalIds: readonly string[],
+  population: { size: number; sample: readonly string[] },
+  options: { poolPerQuery?: number; probes?: number } = {},
+): SemanticRanking {
+  const perQuery = options.poolPerQuery ?? POOL_PER_QUERY;
+  const pool = new Set<string>();
+  for (const query of queries) {
+    for (const hit of ann.searchWithInfo(query, perQuery, scope, options.probes).hits) pool.add(hit.id);
+  }
+  for (const id of lexicalIds) {
+    if (ann.has(id) && scope.excluded?.has(id) !== true && scope.candidates?.has(id) !== false) pool.add(id);
+  }
+  const { ids, scores, positionOf } = ann.similarities(queries, { candidates: pool });
+  const sampleScope = { candidates: new Set(population.sample) };
+  const sampled = ann.similarities(queries, sampleScope).scores;
+
+  // Feedback asks for its centroid twice (the pool's similarities, then the sample's moments): compute it once.
+  let lastLeaders: string | undefined;
+  let lastCentroid: Float32Array | undefined;
+  const centroidOf = (leaders: readonly string[]) => {
+    const key = leaders.join('\u0000');
+    if (key !== lastLeaders) {
+      lastLeaders = key;
+      lastCentroid = ann.centroid(leaders);
+    }
+    return lastCentroid;
+  };
+  const semanticPopulation: SemanticPopulation = {
+    size: Math.max(population.size, ids.length),
+    whole: momentsOf(sampled[0]!),
+    clauses: sampled.slice(1).map(momentsOf),
+    centroid(leaders) {
+      const centroid = centroidOf(leaders);
+      return centroid && momentsOf(ann.similarities([centroid], sampleScope).scores[0]!);
+    },
+  };
+  return {
+    semantic: {
+      ids,
+      whole: scores[0]!,
+      clauses: scores.slice(1),
+      positionOf,
+      population: semanticPopulation,
+    },
+    similarToCentroid: (leaders) => {
+      const centroid = centroidOf(leaders);
+      return centroid ? ann.similarities([centroid], { candidates: pool }).scores[0] : undefined;
+    },
+  };
+}
+
+function momentsOf(scores: ArrayLike<number>): Moments {
+  const n = scores.length;
+  if (n === 0) return { mean: 0, deviation: 0 };
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += scores[i]!;
+  const mean = sum / n;
+  let squares = 0;
+  for (let i = 0; i < n; i++) squares += (scores[i]! - mean) ** 2;
+  return { mean, deviation: Math.sqrt(squares / n) };
+}
