@@ -42,6 +42,7 @@ import {
   type EmbeddingProviderKind,
   type OpenAIEmbeddingOptions,
   type SearchIndex,
+  type SearchIndexOptions,
   type UseLiteOptions,
 } from './search/index.js';
 import { RegistryStore } from './store/store.js';
@@ -95,6 +96,12 @@ export interface RegistryOptions {
   imports?: BackgroundImportOptions & { fetcher?: SecureFetcher };
   /** Rebuild the search index from the store before serving (after a crash between a write and its indexing). */
   reindexOnStart?: boolean;
+  /**
+   * The vectors in memory: from how many agents with a vector semantic candidates come from the approximate
+   * nearest-neighbour index (`approximateFrom`, default 50,000; `Infinity` keeps the exact pass) and how many of its
+   * lists a query probes (`probes`). See docs/search.md, "A vector index that scales".
+   */
+  vectorIndex?: SearchIndexOptions['vectors'];
   /** Keep answers to reads (listings, single agents) until the next write (default true; false for measuring). */
   answerCache?: boolean;
   /** The clock for rate limits, ms (tests pin it). */
@@ -202,6 +209,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     // The search index, the federation and the crawler keep their tables in the store's database (db/).
     const search = await createSearchIndex(store.db, provider, {
       dialect: store.dialect,
+      ...(options.vectorIndex === undefined ? {} : { vectors: options.vectorIndex }),
       onEmbeddingError: (error) => {
         logger.warn(
           { err: error },
