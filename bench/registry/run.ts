@@ -27,9 +27,16 @@
  * (default 2); `--database <postgres://…>` runs the registry on that (empty) PostgreSQL database instead of a
  * temp SQLite file.
  *
+ * With `--database` and no `--phases`, the bench runs the replicas phase instead (`--phases replicas`): in one run,
+ * the SQLite registry (a temp file), then one replica on the PostgreSQL database, then three replicas on it behind a
+ * round-robin client on loopback, each measured for `GET /agents/{id}` and filtered list requests/s, with ratios
+ * against the SQLite registry of the same run: one replica ≥ 0.7× (get) and ≥ 0.5× (list), three replicas' aggregate
+ * ≥ one replica's. The first replica preloads the agents; the other two read them from the database.
+ *
  *   npm run bench:registry -- [--agents 10000] [--register 300] [--requests 20000] [--searches 400] [--warmup 50] [--rss]
  *     [--phases register,list,search,get,mixed,scoped,catalog] [--profile <dir>] [--embedding-cache <file>] [--embeddings hash]
  *     [--answer-cache on|off] [--register-concurrency 8] [--embedding-threads 2]
+ *   npm run bench:registry -- --database postgres://postgres@127.0.0.1:5432/<empty database> [--embeddings hash]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -57,7 +64,7 @@ const { values: args } = parseArgs({
     rss: { type: 'boolean', default: false },
     'rss-agents': { type: 'string', default: '100000' },
     'real-embeddings': { type: 'boolean', default: false },
-    phases: { type: 'string', default: 'register,list,search,get' },
+    phases: { type: 'string' },
     profile: { type: 'string' },
     'embedding-cache': { type: 'string', default: join(tmpdir(), 'agentry-bench-registry-use-lite.json') },
     embeddings: { type: 'string', default: 'use-lite' },
@@ -69,7 +76,11 @@ const { values: args } = parseArgs({
 });
 /** Where the registry keeps its data: the `--database` URL, else a SQLite file in the run's temp directory. */
 const databaseIn = (dir: string): string => args.database ?? join(dir, 'registry.db');
-const phases = new Set(args.phases.split(',').map((phase) => phase.trim()));
+const phases = new Set(
+  (args.phases ?? (args.database === undefined ? 'register,list,search,get' : 'replicas'))
+    .split(',')
+    .map((phase) => phase.trim()),
+);
 
 interface Child {
   process: ChildProcess;
@@ -118,14 +129,23 @@ interface LoadResult {
 
 /** Sends `total` requests (fewer once `stop()` says so), `concurrency` at a time, through a keep-alive pool. */
 async function load(
-  origin: string,
+  origin: string | readonly string[],
   total: number,
   concurrency: number,
   request: (i: number) => RequestSpec,
   expect: (status: number) => boolean = (status) => status === 200,
   stop: () => boolean = () => false,
 ): Promise<LoadResult> {
-  const pool = new Pool(origin, { connections: concurrency, pipelining: 1, keepAliveTimeout: 60_000 });
+  // Several origins (replicas) take the requests in turn, as a round-robin load balancer would hand them out.
+  const origins = typeof origin === 'string' ? [origin] : origin;
+  const pools = origins.map(
+    (each) =>
+      new Pool(each, {
+        connections: Math.ceil(concurrency / origins.length),
+        pipelining: 1,
+        keepAliveTimeout: 60_000,
+      }),
+  );
   const latenciesMs: number[] = [];
   const statuses = new Map<number, number>();
   let failures = 0;
@@ -133,7 +153,9 @@ async function load(
   const started = performance.now();
   const worker = async (): Promise<void> => {
     while (next < total && !stop()) {
-      const spec = request(next++);
+      const i = next++;
+      const spec = request(i);
+      const pool = pools[i % pools.length]!;
       const sent = performance.now();
       const contentType: Record<string, string> =
         spec.body === undefined ? {} : { 'content-type': 'application/json' };
@@ -151,7 +173,7 @@ async function load(
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (performance.now() - started) / 1000;
-  await pool.close();
+  await Promise.all(pools.map((pool) => pool.close()));
   return { seconds, latenciesMs, failures, statuses };
 }
 
@@ -481,6 +503,113 @@ function filteredList(i: number): RequestSpec {
   return { method: 'GET', path: `/agents?tags=${filter.tags}&capabilities=${filter.capabilities}&limit=20` };
 }
 
+/** A registry child for the replicas phase on `database`, preloading `preload` agents (0: they are there). */
+function replicaChild(database: string, preload: number): Promise<Child> {
+  return startChild('server.ts', [
+    '--db',
+    database,
+    '--preload',
+    String(preload),
+    '--embedding-cache',
+    args['embedding-cache'],
+    '--embeddings',
+    args.embeddings,
+    '--answer-cache',
+    args['answer-cache'],
+    ...(args['embedding-threads'] === undefined ? [] : ['--embedding-threads', args['embedding-threads']]),
+  ]);
+}
+
+interface ReadRates {
+  get: number;
+  list: number;
+}
+
+/** `GET /agents/{id}` and filtered list requests/s through `origins` in turn (warmed up first). */
+async function readRates(name: string, origins: readonly string[], agents: number): Promise<ReadRates> {
+  const requests = Number(args.requests);
+  const concurrency = Number(args.concurrency);
+  const get = (i: number): RequestSpec => ({
+    method: 'GET',
+    path: `/agents/${encodeURIComponent(generateAgent((i * 4999) % agents).document['id'] as string)}`,
+  });
+  await load(origins, 2000, concurrency, get);
+  await load(origins, 2000, concurrency, filteredList);
+  const got = await load(origins, requests, concurrency, get);
+  checkFailures(`${name}: GET /agents/{id}`, got);
+  const listed = await load(origins, requests, concurrency, filteredList);
+  checkFailures(`${name}: filtered list`, listed);
+  const rates = { get: requests / got.seconds, list: requests / listed.seconds };
+  console.log(
+    `  ${name}: GET /agents/{id} ${rates.get.toFixed(0)}/s, filtered list ${rates.list.toFixed(0)}/s ` +
+      `(load ${loadavg()[0]!.toFixed(1)})`,
+  );
+  if (got.failures + listed.failures > 0) throw new Error(`${name}: unexpected answers (above)`);
+  return rates;
+}
+
+/**
+ * The SQLite registry, one replica on PostgreSQL and three replicas on it (round robin), in one run: the
+ * PostgreSQL figures as ratios of the SQLite registry's, and three replicas' aggregate against one's.
+ */
+async function replicasBench(dir: string): Promise<void> {
+  if (args.database === undefined || !/^postgres(ql)?:\/\//i.test(args.database)) {
+    throw new Error('--phases replicas needs --database postgres://… (an empty database)');
+  }
+  const agents = Number(args.agents);
+  console.log(
+    `registry bench (replicas): ${agents} agents, ${args.embeddings} embeddings, ${args.concurrency} in flight, ` +
+      `${args.requests} requests a figure, answer cache ${args['answer-cache']}`,
+  );
+  const sqlite = await replicaChild(join(dir, 'registry.db'), agents);
+  let baseline: ReadRates;
+  try {
+    baseline = await readRates('SQLite registry', [sqlite.ready.url], agents);
+  } finally {
+    await sqlite.stop();
+  }
+  const replicas = [await replicaChild(args.database, agents)];
+  try {
+    const one = await readRates('one replica on PostgreSQL', [replicas[0]!.ready.url], agents);
+    replicas.push(await replicaChild(args.database, 0), await replicaChild(args.database, 0));
+    const three = await readRates(
+      'three replicas on PostgreSQL (round robin)',
+      replicas.map((replica) => replica.ready.url),
+      agents,
+    );
+    report(
+      'one replica: GET /agents/{id} vs SQLite',
+      one.get / baseline.get,
+      '×',
+      '≥ 0.7×',
+      one.get >= 0.7 * baseline.get,
+    );
+    report(
+      'one replica: filtered list vs SQLite',
+      one.list / baseline.list,
+      '×',
+      '≥ 0.5×',
+      one.list >= 0.5 * baseline.list,
+    );
+    report(
+      'three replicas: GET /agents/{id} vs one replica',
+      three.get / one.get,
+      '×',
+      '≥ 1×',
+      three.get >= one.get,
+    );
+    report(
+      'three replicas: filtered list vs one replica',
+      three.list / one.list,
+      '×',
+      '≥ 1×',
+      three.list >= one.list,
+    );
+  } finally {
+    await Promise.all(replicas.map((replica) => replica.stop()));
+  }
+}
+
 async function rssBench(dir: string): Promise<void> {
   const agents = Number(args['rss-agents']);
   const embeddings = args['real-embeddings'] ? 'use-lite' : 'hash';
@@ -529,6 +658,7 @@ async function rssBench(dir: string): Promise<void> {
 const dir = mkdtempSync(join(tmpdir(), 'agentry-registry-bench-'));
 try {
   if (args.rss) await rssBench(dir);
+  else if (phases.has('replicas')) await replicasBench(dir);
   else await throughputBench(dir);
 } finally {
   rmSync(dir, { recursive: true, force: true });
