@@ -483,6 +483,14 @@ function weightedFrequency(row: RowPositions, clause: PreparedClause, weights: r
 
 /** How many times a clause occurs in one field: for a phrase, the starts of its lexemes at consecutive positions. */
 function occurrences(positions: ReadonlyMap<string, number[]>, clause: PreparedClause): number {
+  // One lexeme (most clauses): its positions counted, no sets made. A position holds one lexeme.
+  if (clause.lexemes.length === 1) {
+    const lexeme = clause.lexemes[0]!;
+    if (!clause.prefix) return positions.get(lexeme)?.length ?? 0;
+    let count = 0;
+    for (const [found, where] of positions) if (found.startsWith(lexeme)) count += where.length;
+    return count;
+  }
   const at = (index: number): Set<number> => {
     const lexeme = clause.lexemes[index]!;
     if (clause.prefix && index === clause.lexemes.length - 1) {
