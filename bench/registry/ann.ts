@@ -1,0 +1,306 @@
+/**
+ * Hybrid search with the approximate nearest-neighbour index against the exact pass, on one database, in the same
+ * run (issue #21 item 7; docs/search.md, "A vector index that scales"). For each size: a child process preloads the
+ * generated agents through `loadAgents` (stand-in vectors: 512 dimensions, a seeded random vector per word summed
+ * over the agent's text, so agents that share words are near); then a child opens the registry on that file with the
+ * index off (`vectorIndex.approximateFrom: Infinity`) and one with it on (default threshold, or `--approximate-from`),
+ * one after the other, each measuring in process through `registry.fetch`:
+ *
+ * - hybrid search (`POST /agents/search`, top 10, one at a time) p50/p99, plain and with a tag + capability filter;
+ * - semantic search p50/p99 (where the index's share of the time shows most);
+ * - filtered list requests/s (`GET /agents?tags=…&capabilities=…`, one at a time, in process: not comparable with
+ *   bench/registry's figure over HTTP with 32 in flight);
+ * - resident memory after the searches, and how long the index took to train after the vectors were loaded;
+ * and the parent prints recall@10 of the index's hits against the exact ones, hybrid and semantic.
+ *
+ *   node --import tsx bench/registry/ann.ts [--agents 10000,100000] [--searches 200] [--approximate-from 50000]
+ *     [--probes <n>] [--keep <dir>]
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { readDocument } from '@agentry/core';
+import type { EmbeddingProvider } from '@agentry/embeddings';
+import { createRegistry, loadAgents, type Registry } from '@agentry/registry';
+import pino from 'pino';
+import { generateAgent, generateFilter, generateQuery } from './agents.js';
+
+const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+const BATCH = 500;
+const DIMENSIONS = 512;
+
+const { values: args } = parseArgs({
+  options: {
+    role: { type: 'string', default: 'parent' },
+    db: { type: 'string' },
+    agents: { type: 'string', default: '10000,100000' },
+    searches: { type: 'string', default: '200' },
+    'approximate-from': { type: 'string' },
+    probes: { type: 'string' },
+    keep: { type: 'string' },
+  },
+});
+
+/** The stand-in model: the normalised sum of a seeded random vector per word. */
+function standInProvider(): EmbeddingProvider {
+  const words = new Map<string, Float32Array>();
+  const wordVector = (word: string) => {
+    let vector = words.get(word);
+    if (!vector) {
+      let state = 2166136261;
+      for (let i = 0; i < word.length; i++) state = Math.imul(state ^ word.charCodeAt(i), 16777619);
+      vector = new Float32Array(DIMENSIONS);
+      for (let d = 0; d < DIMENSIONS; d++) {
+        state = (state + 0x6d2b79f5) >>> 0;
+        let t = state;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        vector[d] = ((t ^ (t >>> 14)) >>> 0) / 2147483648 - 1;
+      }
+      words.set(word, vector);
+    }
+    return vector;
+  };
+  return {
+    id: 'bench-stand-in-512',
+    dimensions: DIMENSIONS,
+    async embed(texts) {
+      return texts.map((text) => {
+        const sum = new Float32Array(DIMENSIONS);
+        for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+          const vector = wordVector(word);
+          for (let d = 0; d < DIMENSIONS; d++) sum[d] = sum[d]! + vector[d]!;
+        }
+        let squares = 0;
+        for (const value of sum) squares += value * value;
+        const norm = Math.sqrt(squares) || 1;
+        for (let d = 0; d < DIMENSIONS; d++) sum[d] = sum[d]! / norm;
+        return sum;
+      });
+    },
+  };
+}
+
+function open(db: string, approximateFrom: number): Promise<Registry> {
+  return createRegistry({
+    databasePath: db,
+    adminToken: ADMIN_TOKEN,
+    embeddingProvider: standInProvider(),
+    logger: pino({ level: 'warn' }, pino.destination({ dest: 2, sync: true })),
+    quotaPerPublisher: null,
+    answerCache: false,
+    backgroundEmbedding: false,
+    rateLimits: {
+      default: { requests: 1e9, windowSeconds: 1 },
+      search: { requests: 1e9, windowSeconds: 1 },
+      resolve: { requests: 1e9, windowSeconds: 1 },
+    },
+    vectorIndex: {
+      approximateFrom,
+      ...(args.probes === undefined ? {} : { probes: Number(args.probes) }),
+    },
+  });
+}
+
+async function preload(db: string, agents: number): Promise<void> {
+  // The index stays off while loading: its training would compete with the preload for the CPU.
+  const registry = await open(db, Number.POSITIVE_INFINITY);
+  const started = performance.now();
+  for (let from = 0; from < agents; from += BATCH) {
+    const batch = [];
+    for (let i = from; i < Math.min(agents, from + BATCH); i++) {
+      const [agent] = readDocument(generateAgent(i).document).agents;
+      if (agent === undefined) throw new Error(`generated agent ${i} does not read`);
+      batch.push(agent);
+    }
+    await loadAgents(registry, batch, { owner: 'bench' });
+    if ((from / BATCH) % 100 === 99) {
+      process.stderr.write(
+        `  preloaded ${from + BATCH} in ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+      );
+    }
+  }
+  await registry.close();
+  process.stdout.write(
+    `${JSON.stringify({ preloadMs: performance.now() - started, cpu: process.cpuUsage() })}\n`,
+  );
+}
+
+interface Measured {
+  approximate: boolean;
+  openMs: number;
+  trainMs: number;
+  hybrid: number[];
+  semantic: number[];
+  filtered: number[];
+  hybridIds: string[][];
+  semanticIds: string[][];
+  listPerSecond: number;
+  rss: number;
+}
+
+async function measure(db: string, approximateFrom: number): Promise<void> {
+  const started = performance.now();
+  const registry = await open(db, approximateFrom);
+  const openMs = performance.now() - started;
+  // Training runs in the background after the vectors are loaded; searches are exact until it is done.
+  const deadline = Date.now() + 60 * 60_000;
+  let approximate = false;
+  while (Number.isFinite(approximateFrom) && Date.now() < deadline) {
+    approximate = (await registry.search.stats()).approximate === true;
+    if (approximate) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const trainMs = performance.now() - started - openMs;
+  const searches = Number(args.searches);
+  const search = async (body: object) => {
+    const response = await registry.fetch(
+      new Request('http://127.0.0.1/agents/search', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    );
+    if (response.status !== 200)
+      throw new Error(`search answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as Array<{ id: string }>;
+  };
+  const timed = async (body: object) => {
+    const at = performance.now();
+    const results = await search(body);
+    return { ms: performance.now() - at, ids: results.map((result) => result.id) };
+  };
+  for (let i = 0; i < 20; i++) await search({ query: generateQuery(900_000 + i), top: 10 }); // warm-up
+  const out: Measured = {
+    approximate,
+    openMs,
+    trainMs,
+    hybrid: [],
+    semantic: [],
+    filtered: [],
+    hybridIds: [],
+    semanticIds: [],
+    listPerSecond: 0,
+    rss: 0,
+  };
+  for (let i = 0; i < searches; i++) {
+    const hybrid = await timed({ query: generateQuery(100_000 + i), top: 10, mode: 'hybrid' });
+    out.hybrid.push(hybrid.ms);
+    out.hybridIds.push(hybrid.ids);
+    const semantic = await timed({ query: generateQuery(100_000 + i), top: 10, mode: 'semantic' });
+    out.semantic.push(semantic.ms);
+    out.semanticIds.push(semantic.ids);
+    const { tags, capabilities } = generateFilter(i);
+    const filtered = await timed({
+      query: generateQuery(300_000 + i),
+      top: 10,
+      mode: 'hybrid',
+      filters: { tags: [tags], capabilities: [capabilities] },
+    });
+    out.filtered.push(filtered.ms);
+  }
+  const listStarted = performance.now();
+  let lists = 0;
+  while (performance.now() - listStarted < 3000) {
+    const { tags, capabilities } = generateFilter(lists);
+    const response = await registry.fetch(
+      new Request(`http://127.0.0.1/agents?tags=${tags}&capabilities=${capabilities}`),
+    );
+    if (response.status !== 200) throw new Error(`list answered ${response.status}`);
+    await response.arrayBuffer();
+    lists++;
+  }
+  out.listPerSecond = lists / ((performance.now() - listStarted) / 1000);
+  out.rss = process.memoryUsage().rss;
+  await registry.close();
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+}
+
+function child(role: string, db: string, extra: string[] = []): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const script = fileURLToPath(import.meta.url);
+    const process_: ChildProcess = spawn(
+      process.execPath,
+      ['--max-old-space-size=8192', '--import', 'tsx', script, '--role', role, '--db', db, ...extra],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let output = '';
+    process_.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    process_.on('error', reject);
+    process_.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`${role} exited with ${code}`));
+      else resolve(JSON.parse(output.trim().split('\n').at(-1)!));
+    });
+  });
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+function recall(found: string[][], wanted: string[][]): number {
+  let hits = 0;
+  let total = 0;
+  for (const [i, truth] of wanted.entries()) {
+    const got = new Set(found[i]);
+    hits += truth.filter((id) => got.has(id)).length;
+    total += truth.length;
+  }
+  return total === 0 ? Number.NaN : hits / total;
+}
+
+async function parent(): Promise<void> {
+  const sizes = args.agents.split(',').map(Number);
+  const threshold = args['approximate-from'] ?? '50000';
+  const extra = args.probes === undefined ? [] : ['--probes', args.probes];
+  for (const agents of sizes) {
+    const dir = args.keep ?? mkdtempSync(join(tmpdir(), 'agentry-bench-ann-'));
+    const db = join(dir, `registry-${agents}.db`);
+    try {
+      process.stdout.write(`${agents} agents (load ${loadavg()[0]!.toFixed(1)})\n`);
+      const loaded = (await child('preload', db, ['--agents', String(agents)])) as {
+        preloadMs: number;
+        cpu: { user: number; system: number };
+      };
+      process.stdout.write(
+        `  preload ${(loaded.preloadMs / 1000).toFixed(0)} s, CPU ${((loaded.cpu.user + loaded.cpu.system) / 1e6).toFixed(0)} s\n`,
+      );
+      const exact = (await child('measure', db, ['--approximate-from', 'Infinity', ...extra])) as Measured;
+      const ann = (await child('measure', db, ['--approximate-from', threshold, ...extra])) as Measured;
+      for (const [name, run] of [
+        ['index off', exact],
+        [`index on (from ${threshold})`, ann],
+      ] as const) {
+        const line = (label: string, values: number[]) =>
+          `${label} p50 ${percentile(values, 50).toFixed(1)} / p99 ${percentile(values, 99).toFixed(1)} ms`;
+        process.stdout.write(
+          `  ${name}: approximate ${run.approximate}, open ${(run.openMs / 1000).toFixed(1)} s, trained ${(run.trainMs / 1000).toFixed(1)} s later; ${line('hybrid', run.hybrid)}, ${line('semantic', run.semantic)}, ${line('filtered hybrid', run.filtered)}; filtered list ${run.listPerSecond.toFixed(0)}/s in process; RSS ${(run.rss / 1024 ** 3).toFixed(2)} GB\n`,
+        );
+      }
+      process.stdout.write(
+        `  recall@10 of the index against the exact pass: hybrid ${recall(ann.hybridIds, exact.hybridIds).toFixed(3)}, semantic ${recall(ann.semanticIds, exact.semanticIds).toFixed(3)}\n`,
+      );
+    } finally {
+      if (args.keep === undefined) rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+const role = args.role;
+const db = args.db ?? '';
+const main =
+  role === 'preload'
+    ? preload(db, Number(args.agents))
+    : role === 'measure'
+      ? measure(db, Number(args['approximate-from'] ?? '50000'))
+      : parent();
+main.catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
