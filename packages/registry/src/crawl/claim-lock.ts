@@ -3,7 +3,8 @@
  * PostgreSQL, where several replicas crawl one queue, the rows a claim reads are locked `FOR UPDATE SKIP LOCKED`:
  * two claims running at once take different hosts, neither waits for the other, and a row another claim changed
  * meanwhile is read again and left out when it no longer matches (claimed by then). On SQLite the write
- * transactions of a database run one at a time, so a claim reads its rows as they are.
+ * transactions of a database run one at a time, so a claim reads its rows as they are. A completion reads its hosts'
+ * claims `FOR UPDATE` (waiting, not skipping): no claim can change hands between its check and its write.
  */
 import { type Kysely, PostgresAdapter, type SelectQueryBuilder } from 'kysely';
 
@@ -14,5 +15,11 @@ export type ClaimRowLock = <DB, TB extends keyof DB, O>(
 
 export function claimRowLock<DB>(db: Kysely<DB>): ClaimRowLock {
   if (db.getExecutor().adapter instanceof PostgresAdapter) return (query) => query.forUpdate().skipLocked();
+  return (query) => query;
+}
+
+/** Marks a completion's read of its hosts' claims so that no claim changes hands until its transaction ends. */
+export function completionRowLock<DB>(db: Kysely<DB>): ClaimRowLock {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) return (query) => query.forUpdate();
   return (query) => query;
 }

@@ -4,12 +4,15 @@
  * than per host. Each crawl's promise settles when its own rows are committed, so a worker goes on only once what
  * it told the sink is recorded.
  */
-import type { CrawlQueue } from './queue.js';
+import type { CompletionResults, CrawlQueue } from './queue.js';
 import type { Completion } from './rows.js';
+
+/** What became of a crawl told to the writer: recorded, dropped for a claim lost meanwhile, or its host removed. */
+export type CompletionFate = 'recorded' | 'lost' | 'removed';
 
 interface Pending {
   completion: Completion;
-  resolve: (recorded: boolean) => void;
+  resolve: (fate: CompletionFate) => void;
   reject: (error: unknown) => void;
 }
 
@@ -20,20 +23,24 @@ export class CompletionWriter {
   #writing: Promise<void> | undefined;
 
   /**
+   * @param instanceId The crawler whose claims the crawls were made under: a crawl is written only while it holds
+   *   its host's claim.
    * @param batchSize How many crawls a batch waits for (a few turns of the event loop at most) before it is
    *   written: each transaction costs its statements whatever their size.
    */
   constructor(
     private readonly queue: CrawlQueue,
+    private readonly instanceId: string,
     private readonly batchSize = 1,
   ) {}
 
   /**
-   * Resolves once `completion` is committed: true, or false when its host was removed meanwhile (nothing of it is
-   * recorded). Rejects with the reason it could not be written.
+   * Resolves once `completion` is committed (`recorded`), or dropped: `lost` when its claim passed to another
+   * crawler meanwhile, `removed` when its host was removed (nothing of it is recorded either way). Rejects with the
+   * reason it could not be written.
    */
-  record(completion: Completion): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
+  record(completion: Completion): Promise<CompletionFate> {
+    return new Promise<CompletionFate>((resolve, reject) => {
       this.#pending.push({ completion, resolve, reject });
       this.#writing ??= this.#drain();
     });
@@ -48,14 +55,17 @@ export class CompletionWriter {
       const batch = this.#pending;
       this.#pending = [];
       try {
-        const recorded = await this.queue.completeAll(batch.map((item) => item.completion));
-        for (const item of batch) item.resolve(recorded.has(item.completion.origin));
+        const results = await this.queue.completeAll(
+          batch.map((item) => item.completion),
+          this.instanceId,
+        );
+        for (const item of batch) item.resolve(fateOf(results, item.completion.origin));
       } catch {
         // One host's rows must not cost the others theirs: each is written alone, and fails alone.
         for (const item of batch) {
           try {
-            const recorded = await this.queue.completeAll([item.completion]);
-            item.resolve(recorded.has(item.completion.origin));
+            const results = await this.queue.completeAll([item.completion], this.instanceId);
+            item.resolve(fateOf(results, item.completion.origin));
           } catch (error) {
             item.reject(error);
           }
@@ -64,4 +74,9 @@ export class CompletionWriter {
     }
     this.#writing = undefined;
   }
+}
+
+function fateOf(results: CompletionResults, origin: string): CompletionFate {
+  if (results.recorded.has(origin)) return 'recorded';
+  return results.lost.has(origin) ? 'lost' : 'removed';
 }

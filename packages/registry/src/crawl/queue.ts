@@ -7,7 +7,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
-import { type ClaimRowLock, claimRowLock } from './claim-lock.js';
+import { type ClaimRowLock, claimRowLock, completionRowLock } from './claim-lock.js';
 import { packedColumns, unpackRow } from './packed-rows.js';
 import {
   type AgentState,
@@ -27,12 +27,23 @@ import type { CrawledAgent, PreviousDocument } from './types.js';
 // bound parameters SQLite (32,766) and PostgreSQL (65,535) accept.
 const ROWS_PER_STATEMENT = 128;
 
+/** Whether a crawler still holds its claim on a host when its crawl is done. */
+export type ClaimHold = 'held' | 'lost' | 'removed';
+
+/** What a completion wrote: hosts whose crawls were recorded, and hosts whose claims had passed to another crawler. */
+export interface CompletionResults {
+  recorded: Set<string>;
+  lost: Set<string>;
+}
+
 export class CrawlQueue {
   readonly #shapes = new StatementShapes();
   readonly #lockRows: ClaimRowLock;
+  readonly #lockClaims: ClaimRowLock;
 
   constructor(private readonly db: Kysely<Database>) {
     this.#lockRows = claimRowLock(db);
+    this.#lockClaims = completionRowLock(db);
   }
 
   /** Multi-row statements built anew at every run, because Kysely did not bind their rows' values as expected. */
@@ -212,6 +223,28 @@ export class CrawlQueue {
     return Number(result.numUpdatedRows);
   }
 
+  /**
+   * Checks that this crawler still holds its claim on `origin` and extends it to `leaseUntil`, before a finished
+   * crawl is told to anyone: `lost` when the lease ran out and the host is another crawler's (or was crawled by
+   * another meanwhile), `removed` when the host is no longer queued.
+   */
+  async holdClaim(origin: string, instanceId: string, leaseUntil: string): Promise<ClaimHold> {
+    const held = await this.db
+      .updateTable('crawl_hosts')
+      .set({ claimed_until: leaseUntil })
+      .where('origin', '=', origin)
+      .where('status', '=', 'claimed')
+      .where('claimed_by', '=', instanceId)
+      .executeTakeFirst();
+    if (held.numUpdatedRows > 0n) return 'held';
+    const host = await this.db
+      .selectFrom('crawl_hosts')
+      .select('origin')
+      .where('origin', '=', origin)
+      .executeTakeFirst();
+    return host === undefined ? 'removed' : 'lost';
+  }
+
   /** The crawlers holding claims (their instance ids). */
   async claimants(): Promise<string[]> {
     const rows = await this.db
@@ -323,31 +356,42 @@ export class CrawlQueue {
     return new Map(rows.map((row) => [row.url, row.body]));
   }
 
-  /** Records a finished crawl: the documents replace the last crawl's, the agents' rows are written, the claim ends. */
-  async complete(completion: Completion): Promise<boolean> {
-    return (await this.completeAll([completion])).has(completion.origin);
+  /**
+   * Records a finished crawl: the documents replace the last crawl's, the agents' rows are written, the claim ends.
+   * True when it was recorded (`instanceId` still held the claim).
+   */
+  async complete(completion: Completion, instanceId: string): Promise<boolean> {
+    return (await this.completeAll([completion], instanceId)).recorded.has(completion.origin);
   }
 
   /**
    * Records finished crawls in one transaction, with multi-row statements where the rows allow: at thousands of
-   * hosts a minute, statements per host (and a commit per host) are most of a crawl's cost. Hosts removed while
-   * they were crawled stay removed: their crawls are dropped. Returns the origins whose crawls were recorded.
+   * hosts a minute, statements per host (and a commit per host) are most of a crawl's cost. Only crawls whose
+   * hosts `instanceId` still holds are written (the claims are read and locked in the same transaction): a crawl
+   * that outlasted its lease while another crawler took the host over is dropped (`lost`), so that an older result
+   * never replaces a newer one, and hosts removed while they were crawled stay removed (neither recorded nor lost).
    */
-  async completeAll(completions: readonly Completion[]): Promise<Set<string>> {
-    if (completions.length === 0) return new Set();
+  async completeAll(completions: readonly Completion[], instanceId: string): Promise<CompletionResults> {
+    const results: CompletionResults = { recorded: new Set(), lost: new Set() };
+    if (completions.length === 0) return results;
     const shapes = this.#shapes;
+    const lockClaims = this.#lockClaims;
     return this.db.transaction().execute(async (trx) => {
-      const queued = new Set<string>();
+      const { recorded, lost } = results;
       for (const chunk of chunks([...new Set(completions.map((completion) => completion.origin))], 500)) {
-        const rows = await trx
-          .selectFrom('crawl_hosts')
-          .select('origin')
-          .where('origin', 'in', chunk)
-          .execute();
-        for (const row of rows) queued.add(row.origin);
+        const rows = await lockClaims(
+          trx
+            .selectFrom('crawl_hosts')
+            .select(['origin', 'status', 'claimed_by'])
+            .where('origin', 'in', chunk),
+        ).execute();
+        for (const row of rows) {
+          if (row.status === 'claimed' && row.claimed_by === instanceId) recorded.add(row.origin);
+          else lost.add(row.origin);
+        }
       }
-      const live = completions.filter((completion) => queued.has(completion.origin));
-      if (live.length === 0) return queued;
+      const live = completions.filter((completion) => recorded.has(completion.origin));
+      if (live.length === 0) return results;
       const replaced = live.filter((completion) => completion.documents !== undefined);
       for (const chunk of chunks(
         replaced.map((completion) => completion.origin),
@@ -430,7 +474,7 @@ export class CrawlQueue {
             .execute();
         }
       }
-      // One statement for every host of the batch: each row exists (checked above, in this transaction), so the
+      // One statement for every host of the batch: each row exists (checked and locked above), so the
       // insert always turns into the update, which ends the claim and counts the crawl. Every value comes from the
       // row (`excluded`), so that the statement's only parameters are the rows'.
       for (const chunk of shapedChunks(
@@ -468,12 +512,21 @@ export class CrawlQueue {
             ),
         );
       }
-      return queued;
+      return results;
     });
   }
 
-  /** Ends a claim whose crawl could not be recorded (the sink failed): the stored documents stay as they were. */
-  async fail(origin: string, error: string, nextDueAt: string, now: string): Promise<void> {
+  /**
+   * Ends `instanceId`'s claim on a host whose crawl could not be recorded (the sink failed): the stored documents
+   * stay as they were. A claim lost meanwhile is left to the crawler holding it now.
+   */
+  async fail(
+    origin: string,
+    instanceId: string,
+    error: string,
+    nextDueAt: string,
+    now: string,
+  ): Promise<void> {
     await this.db
       .updateTable('crawl_hosts')
       .set((eb) => ({
@@ -487,6 +540,8 @@ export class CrawlQueue {
         failures: eb('failures', '+', 1),
       }))
       .where('origin', '=', origin)
+      .where('status', '=', 'claimed')
+      .where('claimed_by', '=', instanceId)
       .execute();
   }
 

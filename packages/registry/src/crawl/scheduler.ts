@@ -125,6 +125,11 @@ export interface CrawlSummary {
   elapsedMs: number;
   /** The run was stopped before every due host was crawled. */
   aborted: boolean;
+  /**
+   * Hosts whose claims passed to another crawler while this one crawled them (it outlasted the lease without
+   * renewing it): their results were dropped, not recorded, and are not counted in `origins`.
+   */
+  lostClaims: number;
 }
 
 export interface RunOptions {
@@ -270,8 +275,8 @@ class QueueCrawler implements Crawler {
     // A batch waits for a quarter of the workers at most: each waits for its own crawl's commit before taking the next
     // host, and waiting for half of them could leave too few crawling to keep the fetcher busy when hosts finish
     // fast (an unchanged re-crawl).
-    const writer = new CompletionWriter(this.#queue, Math.ceil(this.#settings.concurrency / 4));
     const { concurrency, instanceId } = this.#settings;
+    const writer = new CompletionWriter(this.#queue, instanceId, Math.ceil(concurrency / 4));
     // Claims are taken (with what their last crawls left) a batch ahead, while the workers still have hosts to
     // crawl, so that no worker waits on the database between two hosts.
     const take = async (): Promise<{ tasks: ClaimedCrawl[]; last: boolean }> => {
@@ -306,6 +311,11 @@ class QueueCrawler implements Crawler {
       const mode = crawlMode(origin, chosen !== undefined, refresh);
       const outcome = await this.#crawlOne(claimed, run.signal, mode, summary, writer);
       if (outcome === undefined) return false;
+      if (outcome.lost === true) {
+        // Another crawler crawls the host now: this crawl's result is older than what it records, and is dropped.
+        summary.lostClaims++;
+        return true;
+      }
       summary.origins++;
       if (outcome.outcome === 'changed') summary.changed++;
       else if (outcome.outcome === 'unchanged') summary.unchanged++;
@@ -440,13 +450,26 @@ class QueueCrawler implements Crawler {
         return reported(plan);
       }
       if (!('complete' in plan.write)) return reported(plan);
+      // A crawl that outlasted its lease (the crawler stalled, or lost the database, and could not renew it) may
+      // have lost its host to another crawler, whose result is newer: nothing of this one is told to anyone. The
+      // claim held is extended for a whole lease, so that it holds while the sink and the queue are written.
+      const hold = await this.#queue.holdClaim(
+        origin,
+        this.#settings.instanceId,
+        new Date(this.#now() + this.#settings.leaseMs).toISOString(),
+      );
+      if (hold === 'lost') return lostClaim();
       const upserts = plan.upserts;
       if (plan.revived.length > 0) upserts.push(...(await this.#queue.crawledAgents(origin, plan.revived)));
       const { sink } = this.options;
       if (upserts.length > 0) await sink.upsertCrawled(origin, upserts);
       if (plan.inactive.length > 0) await sink.markInactive(origin, plan.inactive);
       if (plan.tombstones.length > 0) await sink.tombstone(origin, plan.tombstones);
-      if (!(await writer.record(plan.write.complete))) {
+      const fate = await writer.record(plan.write.complete);
+      // Lost between the check above and the write (a stall of a whole lease): the queue keeps the newer crawl's
+      // record, and the agents are not tombstoned, since the host is still crawled.
+      if (fate === 'lost') return lostClaim();
+      if (fate === 'removed') {
         // Removed while it was crawled: what this crawl upserted must not outlive the removal's tombstones.
         const revived = upserts.map((agent) => agent.id);
         if (revived.length > 0) await sink.tombstone(origin, revived);
@@ -475,7 +498,7 @@ class QueueCrawler implements Crawler {
       );
       if ('fail' in plan.write) {
         const { error: reason, nextDueAt, crawledAt } = plan.write.fail;
-        await this.#queue.fail(origin, reason, nextDueAt, crawledAt);
+        await this.#queue.fail(origin, this.#settings.instanceId, reason, nextDueAt, crawledAt);
       }
       return reported(plan);
     }
@@ -522,6 +545,12 @@ interface CrawlOneOutcome {
   agents: number;
   nextDueAt?: string;
   dropped?: { agents: number; documents: number };
+  /** The crawl's claim passed to another crawler before its result was written: nothing of it was. */
+  lost?: true;
+}
+
+function lostClaim(): CrawlOneOutcome {
+  return { outcome: 'error', error: 'Its claim passed to another crawler.', agents: 0, lost: true };
 }
 
 interface ClaimedCrawl extends ClaimedHost {
@@ -556,5 +585,6 @@ function emptySummary(): CrawlSummary {
     dropped: { agents: 0, documents: 0 },
     elapsedMs: 0,
     aborted: false,
+    lostClaims: 0,
   };
 }

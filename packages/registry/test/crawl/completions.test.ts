@@ -60,7 +60,7 @@ test('crawls finishing together are recorded together; a bad one fails alone', a
   const origins = ['https://a.example', 'https://b.example', 'https://c.example', 'https://gone.example'];
   await queue.add(origins.slice(0, 3), 'test', NOW);
   await queue.claim(10, 'me', { now: NOW, dueBy: NOW, leaseUntil: '2026-11-21T00:05:00.000Z' });
-  const writer = new CompletionWriter(queue, 4);
+  const writer = new CompletionWriter(queue, 'me', 4);
   const results = await Promise.allSettled([
     writer.record(completion('https://a.example')),
     writer.record(completion('https://b.example', null)),
@@ -73,7 +73,7 @@ test('crawls finishing together are recorded together; a bad one fails alone', a
   );
   assert.deepEqual(
     results.map((result) => (result.status === 'fulfilled' ? result.value : 'error')),
-    [true, 'error', true, false],
+    ['recorded', 'error', 'recorded', 'removed'],
     'a host not in the queue is not recorded',
   );
   const hosts = await queue.hosts();
@@ -85,6 +85,33 @@ test('crawls finishing together are recorded together; a bad one fails alone', a
       ['https://c.example', 'idle', 1, 1],
     ],
   );
+});
+
+test('a crawl whose claim passed to another crawler is dropped, and the newer record stands', async () => {
+  const origin = 'https://taken.example';
+  await queue.add([origin], 'test', NOW);
+  await queue.claim(10, 'me', { now: NOW, dueBy: NOW, leaseUntil: '2026-11-21T00:05:00.000Z' });
+  const later = '2026-11-21T00:06:00.000Z';
+  const taken = await queue.claim(10, 'other', {
+    now: later,
+    dueBy: later,
+    leaseUntil: '2026-11-21T00:11:00.000Z',
+  });
+  assert.deepEqual(
+    taken.map((host) => host.origin),
+    [origin],
+    'the expired claim is taken over',
+  );
+  assert.equal(await queue.holdClaim(origin, 'me', '2026-11-21T00:12:00.000Z'), 'lost');
+  assert.equal(await queue.holdClaim('https://never.example', 'me', '2026-11-21T00:12:00.000Z'), 'removed');
+  assert.equal(await new CompletionWriter(queue, 'me').record(completion(origin, 'old')), 'lost');
+  assert.equal(await queue.holdClaim(origin, 'other', '2026-11-21T00:12:00.000Z'), 'held');
+  assert.equal(await new CompletionWriter(queue, 'other').record(completion(origin, 'new')), 'recorded');
+  assert.equal(await new CompletionWriter(queue, 'me').record(completion(origin, 'old')), 'lost');
+  const hashes = database.sqlite.prepare('SELECT hash FROM crawl_agents WHERE origin = ?').all(origin);
+  assert.deepEqual(hashes, [{ hash: 'new' }]);
+  const [host] = await queue.hosts();
+  assert.equal(host?.crawls, 1);
 });
 
 test('multi-row statements are built once per shape, then run again with the new rows’ values', async () => {
@@ -112,12 +139,13 @@ test('multi-row statements are built once per shape, then run again with the new
   for (const [round, batch] of [origins, origins.slice(0, 2), origins.slice(2)].entries()) {
     await queue.claimOrigins(batch, 'me', { now: NOW, leaseUntil: '2026-11-21T00:05:00.000Z' });
     const fetchedAt = `2026-11-21T00:0${round}:00.000Z`;
-    const recorded = await queue.completeAll(
+    const { recorded } = await queue.completeAll(
       batch.map((origin) => ({
         ...completion(origin, `hash-${round}`),
         documents: [document(origin, `"e${round}"`, fetchedAt)],
         bodies: [{ origin, url: `${origin}/.well-known/woa.json`, body: `{"round":${round}}` }],
       })),
+      'me',
     );
     assert.equal(recorded.size, batch.length);
     // The same documents revalidated: the in-place updates' shapes.
@@ -131,6 +159,7 @@ test('multi-row statements are built once per shape, then run again with the new
           { ...document(origin, `"r${round}"`, fetchedAt), status: 'not-modified', http_status: 304 },
         ],
       })),
+      'me',
     );
   }
   assert.deepEqual(queue.unshapedStatements, []);

@@ -44,7 +44,9 @@ export function describeScheduler(dialect: DialectName): void {
       await database.remove();
     });
 
-    function crawler(options: { instanceId?: string; concurrency?: number; leaseMs?: number } = {}): Crawler {
+    function crawler(
+      options: { instanceId?: string; concurrency?: number; leaseMs?: number; now?: () => number } = {},
+    ): Crawler {
       return createCrawler({
         db: database.db,
         fetcher: fleet.fetcher({ timeoutMs: 10_000 }),
@@ -381,6 +383,65 @@ export function describeScheduler(dialect: DialectName): void {
           database.sink.agents(origin).map((agent) => agent.state),
           ['tombstoned', 'tombstoned'],
         );
+      });
+
+      test('a crawl that outlasts its lease loses the host: the newer crawl stands, nothing is tombstoned', async () => {
+        const name = 'stalled.test';
+        const origin = fleet.origin(name);
+        const older = woaFor(origin);
+        const newer = woaFor(origin);
+        const [first] = newer['agents'] as Array<Record<string, unknown>>;
+        first!['description'] = 'Summarises text, version 2.';
+        // The first request for the WoA document is held open and answered late; later ones are answered at once.
+        let arrived!: () => void;
+        const held = new Promise<void>((resolve) => {
+          arrived = resolve;
+        });
+        let answerLate: (() => void) | undefined;
+        fleet.route(name, '/.well-known/woa.json', (request, response) => {
+          if (answerLate === undefined) {
+            answerLate = () => cacheable(older, '"woa-1"')(request, response);
+            arrived();
+            return;
+          }
+          cacheable(newer, '"woa-2"')(request, response);
+        });
+        fleet.route(name, '/.well-known/agent-card.json', cacheable(emittedOne(origin, 'a2a'), '"card-1"'));
+        // The stalled crawler's clock stands still, so its renewals never reach past the other's now: from the
+        // other crawler's side its lease ran out (as when a process stalls and cannot renew).
+        const stalled = crawler({ instanceId: 'stalled', leaseMs: MINUTE, now: () => clock });
+        const other = crawler({ instanceId: 'other', leaseMs: MINUTE, now: () => clock + 2 * MINUTE });
+        await stalled.add([origin]);
+        const late = stalled.runOnce();
+        await held;
+        const taken = await other.runOnce();
+        assert.equal(taken.origins, 1, 'the other crawler takes the expired claim over');
+        assert.equal(taken.changed, 1);
+        const before = database.sink.calls().length;
+        answerLate!();
+        const summary = await late;
+        assert.equal(summary.lostClaims, 1);
+        assert.equal(summary.origins, 0);
+        assert.equal(summary.changed, 0);
+        assert.deepEqual(database.sink.calls().slice(before), [], 'the late crawl tells the sink nothing');
+        const agents = database.sink.agents(origin);
+        assert.deepEqual(
+          agents.map((agent) => [agent.agentId, agent.state, agent.upserts]),
+          [
+            ['keywords', 'active', 1],
+            ['summarizer', 'active', 1],
+          ],
+        );
+        assert.ok(JSON.stringify(agents).includes('version 2'), 'the newer crawl stands in the sink');
+        const detail = await other.host(origin);
+        assert.equal(detail?.crawls, 1);
+        assert.equal(detail?.state, 'idle');
+        assert.equal(detail?.lastOutcome, 'changed');
+        assert.ok(
+          detail?.documentRecords.some((record) => record.etag === '"woa-2"'),
+          JSON.stringify(detail?.documentRecords),
+        );
+        assert.ok(detail?.agentStates.every((agent) => agent.state === 'active'));
       });
 
       test('add() rejects what is not an origin', async () => {
