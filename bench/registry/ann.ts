@@ -13,7 +13,7 @@
  * - resident memory after the searches, and how long the index took to train after the vectors were loaded;
  * and the parent prints recall@10 of the index's hits against the exact ones, hybrid and semantic.
  *
- *   node --import tsx bench/registry/ann.ts [--agents 10000,100000] [--searches 200] [--approximate-from 50000]
+ *   npm run bench:registry-ann -- [--agents 10000,100000] [--searches 200] [--approximate-from 50000]
  *     [--probes <n>] [--keep <dir>]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -149,9 +149,11 @@ async function measure(db: string, approximateFrom: number): Promise<void> {
   // Training runs in the background after the vectors are loaded; searches are exact until it is done.
   const deadline = Date.now() + 60 * 60_000;
   let approximate = false;
-  while (Number.isFinite(approximateFrom) && Date.now() < deadline) {
-    approximate = (await registry.search.stats()).approximate === true;
-    if (approximate) break;
+  while (Date.now() < deadline) {
+    const stats = await registry.search.stats();
+    approximate = stats.approximate === true;
+    // Below the threshold there is nothing to wait for: the search stays exact.
+    if (approximate || !(stats.embedded >= approximateFrom)) break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const trainMs = performance.now() - started - openMs;

@@ -64,8 +64,6 @@ export interface VectorStore {
   ): SemanticRanking | undefined;
   /** Whether searches take their candidates from the approximate index (it is trained and holds enough vectors). */
   readonly approximate: boolean;
-  /** Resolves when no training of the approximate index is under way. */
-  settled(): Promise<void>;
 }
 
 /** Loads the demotions and this provider's vectors (none without a provider). */
@@ -203,9 +201,6 @@ export async function loadVectorStore(
     },
     get approximate() {
       return ann?.approximate === true;
-    },
-    async settled() {
-      while (building) await building;
     },
   };
 }
