@@ -2,7 +2,8 @@
  * `--database <url>` against the local PostgreSQL server (127.0.0.1:5432; a fresh database, dropped at the end):
  * `agentry token` mints into it; a database that does not exist, a user that does not exist, a port nothing listens
  * on and a URL that is not one are each one line naming the flag, exit 2, no stack trace, for every command that
- * opens the database; `agentry serve` on PostgreSQL serves the registry, search included.
+ * opens the database; `agentry serve` on PostgreSQL serves the registry, search included. What the commands print
+ * names a URL with `--database` and masks its password.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -49,6 +50,46 @@ describe('agentry --database on PostgreSQL', () => {
       assert.equal((await store.tokens.authenticate(client.token))?.role, 'client');
     } finally {
       await store.close();
+    }
+  });
+
+  test('what token and crawl print names the URL with --database and never its password', async () => {
+    const secret = 'hint-secret-Zq7';
+    const withPassword = withPart(database.url, (url) => {
+      url.password = secret;
+    });
+    const masked = withPart(database.url, (url) => {
+      url.password = '***';
+    }).replace('%2A%2A%2A', '***');
+    const minted = await agentryAsync(['token', '--database', withPassword, '--role', 'client']);
+    assert.equal(minted.status, 0, minted.stderr);
+    assert.ok(!minted.stdout.includes(secret) && !minted.stderr.includes(secret), minted.stdout);
+    assert.ok(minted.stdout.includes(` in ${masked} `), minted.stdout);
+    const json = await agentryAsync(['token', '--role', 'client', '--json'], { DATABASE_URL: withPassword });
+    assert.equal(json.status, 0, json.stderr);
+    assert.equal((JSON.parse(json.stdout) as { database: string }).database, masked);
+    // A database the crawl creates: its admin token is generated, with a hint to make a new one.
+    const fresh = await freshPostgresDatabase();
+    try {
+      const freshUrl = withPart(fresh.url, (url) => {
+        url.password = secret;
+      });
+      const crawled = await agentryAsync(['crawl', 'https://127.0.0.1:1', '--database', freshUrl, '--json'], {
+        AGENTRY_EMBEDDINGS: 'none',
+      });
+      assert.notEqual(crawled.status, 2, crawled.stderr);
+      const output = crawled.stdout + crawled.stderr;
+      assert.ok(!output.includes(secret), output);
+      const freshMasked = withPart(fresh.url, (url) => {
+        url.password = '***';
+      }).replace('%2A%2A%2A', '***');
+      assert.ok(
+        crawled.stderr.includes(`if lost: agentry token --database '${freshMasked}' --role admin`),
+        crawled.stderr,
+      );
+      assert.ok(!/agentry token --db/.test(crawled.stderr), crawled.stderr);
+    } finally {
+      await fresh.drop();
     }
   });
 

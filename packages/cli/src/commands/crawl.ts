@@ -8,6 +8,7 @@ import type { RegistryOptions } from '@agentry/registry';
 import { type CrawlProgress, type CrawlSummary, normalizeOrigin } from '@agentry/registry/crawler';
 import type { Command } from 'commander';
 import { withCommandRegistry } from '../io/command-registry.js';
+import { printableDatabase } from '../io/database-hint.js';
 import { EXIT, UsageError } from '../io/errors.js';
 import { readInput } from '../io/input.js';
 import { addNetworkOptions, fetchPolicy, type NetworkOptions } from '../io/network.js';
@@ -125,7 +126,7 @@ export function registerCrawl(program: Command): void {
           const failed = report.filter((result) => !isOk(result) && result.outcome !== 'not-due');
           if (options.json) {
             const body: Record<string, unknown> = {
-              database: registryOptions.databasePath,
+              database: printableDatabase(registryOptions.databasePath),
               ok: report.filter(isOk).length,
               skipped: summary.notDue,
               failed: failed.length,
@@ -139,7 +140,7 @@ export function registerCrawl(program: Command): void {
             if (registry.adminToken !== undefined) body['adminToken'] = registry.adminToken;
             process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
           } else {
-            printSummary(report, failed, summary, registryOptions.databasePath);
+            printSummary(report, failed, summary, printableDatabase(registryOptions.databasePath));
           }
           process.exitCode = failed.length === 0 && !summary.aborted ? EXIT.ok : EXIT.invalid;
         },

@@ -14,6 +14,7 @@ import {
 } from '@agentry/registry';
 import type { Command } from 'commander';
 import { withCommandRegistry } from '../io/command-registry.js';
+import { printableDatabase } from '../io/database-hint.js';
 import { EXIT, UsageError } from '../io/errors.js';
 import { addNetworkOptions, fetchPolicy, type NetworkOptions } from '../io/network.js';
 import { progressLine } from '../io/progress.js';
@@ -89,10 +90,10 @@ export function registerImport(program: Command): void {
         const seconds = Math.round(performance.now() - started) / 1000;
         if (options.json) {
           process.stdout.write(
-            `${JSON.stringify({ database: registryOptions.databasePath, registry: baseUrl, seconds, ...result }, null, 2)}\n`,
+            `${JSON.stringify({ database: printableDatabase(registryOptions.databasePath), registry: baseUrl, seconds, ...result }, null, 2)}\n`,
           );
         } else {
-          printSummary(result, baseUrl, registryOptions.databasePath, seconds);
+          printSummary(result, baseUrl, printableDatabase(registryOptions.databasePath), seconds);
         }
         process.exitCode = result.problems.length === 0 ? EXIT.ok : EXIT.invalid;
       });

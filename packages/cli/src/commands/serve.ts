@@ -13,6 +13,7 @@ import {
   serveRegistry,
 } from '@agentry/registry';
 import type { Command } from 'commander';
+import { databaseFlag, printableDatabase } from '../io/database-hint.js';
 import { startDemoAgents } from '../io/demo.js';
 import { EXIT, UsageError } from '../io/errors.js';
 import { fetchPolicy, NETWORK_OPTIONS, type NetworkOptions } from '../io/network.js';
@@ -179,7 +180,7 @@ export function registerServe(program: Command): void {
       if (options.json) {
         const line: Record<string, unknown> = {
           url: served.url,
-          database: registryOptions.databasePath,
+          database: printableDatabase(registryOptions.databasePath),
           search: search.json,
         };
         if (registry.adminToken !== undefined) line.adminToken = registry.adminToken;
@@ -187,13 +188,15 @@ export function registerServe(program: Command): void {
         process.stdout.write(`${JSON.stringify(line)}\n`);
       } else {
         const out = (text: string) => process.stdout.write(`${text}\n`);
-        out(`agentry: registry at ${publicUrl} (database ${registryOptions.databasePath})`);
+        out(
+          `agentry: registry at ${publicUrl} (database ${printableDatabase(registryOptions.databasePath)})`,
+        );
         out(`  web page   ${publicUrl}/`);
         out(`  API        ${publicUrl}/openapi.json`);
         out(`  search     ${search.text}`);
         if (registry.adminToken !== undefined) {
           out(
-            `  admin token (shown once; keep it; if lost: agentry token --db ${shellWord(registryOptions.databasePath)} --role admin): ${registry.adminToken}`,
+            `  admin token (shown once; keep it; if lost: agentry token ${databaseFlag(registryOptions.databasePath)} --role admin): ${registry.adminToken}`,
           );
         } else if (adminTokenFromEnv() !== undefined) {
           out('  admin token from AGENTRY_ADMIN_TOKEN');
@@ -239,11 +242,6 @@ function searchSummary(options: RegistryOptions): { text: string; json: Record<s
     text: `hybrid, USE-lite embeddings on the ${engine} engine${note}`,
     json: { mode: 'hybrid', embeddings: 'use-lite', engine },
   };
-}
-
-/** `text` as one shell word: as it is when that is safe, else single-quoted. */
-function shellWord(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /** The Redis of `--rate-limit-redis`, else of `AGENTRY_RATE_LIMIT_REDIS`: a redis:// or rediss:// URL. */

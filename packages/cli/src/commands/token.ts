@@ -12,6 +12,7 @@ import {
   type TokenInfo,
 } from '@agentry/registry';
 import type { Command } from 'commander';
+import { printableDatabase } from '../io/database-hint.js';
 import { EXIT, UsageError } from '../io/errors.js';
 import {
   DATABASE_OPTION,
@@ -68,7 +69,7 @@ export function registerToken(program: Command): void {
       }
       if (!isRegistryDatabase(databasePath)) {
         throw new UsageError(
-          `${databasePath} is not a registry database: pass --db with the file agentry serve uses (its first line names it)`,
+          `${printableDatabase(databasePath)} is not a registry database: pass --db with the file agentry serve uses (its first line names it)`,
         );
       }
       let store: Awaited<ReturnType<typeof openRegistryStore>>;
@@ -97,7 +98,7 @@ export function registerToken(program: Command): void {
             publisher: role === 'admin' ? null : (info.publisher ?? null),
             groups: info.groups,
             created_at: info.createdAt,
-            database: databasePath,
+            database: printableDatabase(databasePath),
           })}\n`,
         );
       } else {
@@ -109,7 +110,7 @@ export function registerToken(program: Command): void {
               : 'client token';
         const groups = info.groups.length > 0 ? ` (groups ${info.groups.join(', ')})` : '';
         process.stdout.write(
-          `agentry: ${what}${groups} in ${databasePath} (shown once; keep it): ${token}\n`,
+          `agentry: ${what}${groups} in ${printableDatabase(databasePath)} (shown once; keep it): ${token}\n`,
         );
         if (role === 'admin') process.stdout.write('  the previous admin token no longer works\n');
         else process.stdout.write(`  id ${info.id} (revoke with DELETE /admin/tokens/${info.id})\n`);

@@ -11,6 +11,7 @@ import {
   type RegistryCrawlOptions,
   type RegistryOptions,
 } from '@agentry/registry';
+import { databaseFlag, printableDatabase } from './database-hint.js';
 import { databaseUsageError } from './registry-options.js';
 
 export async function withCommandRegistry<T>(
@@ -37,8 +38,8 @@ export async function withCommandRegistry<T>(
     const token = registry.adminToken;
     if (token !== undefined) {
       process.stderr.write(
-        `agentry: new registry database ${registryOptions.databasePath}; admin token (shown once; keep it): ${token}\n` +
-          `  if lost: agentry token --db ${registryOptions.databasePath} --role admin makes a new one\n`,
+        `agentry: new registry database ${printableDatabase(registryOptions.databasePath)}; admin token (shown once; keep it): ${token}\n` +
+          `  if lost: agentry token ${databaseFlag(registryOptions.databasePath)} --role admin makes a new one\n`,
       );
     }
     return await work(registry, interrupted.signal);
