@@ -139,6 +139,14 @@ export async function openPostgres(options: PostgresOptions): Promise<OpenedPost
   });
   // An idle connection the server drops is replaced by the next checkout; the error is not the process's end.
   pool.on('error', () => {});
+  // Nor is the error of a connection checked out of the pool (pg takes the pool's handler off it for as long as it
+  // is out): a transaction between two statements, or runAlone's lock holder, whose server process is terminated
+  // or whose server restarts. Without a handler of its own, pg's 'error' event would end the process; with one,
+  // the statement it runs next fails (the transaction rolls back as any failed one does), and the pool discards the
+  // connection when it comes back, since it is no longer queryable.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   try {
     const client = await pool.connect();
     client.release();
