@@ -6,7 +6,8 @@
 // across ~190 files was a quarter of the suite's time. So, first:
 //   1. `tsc -b` brings every package's dist/ up to date (a no-op when nothing changed; AGENTRY_TEST_BUILD=0 skips it
 //      when the caller has just built);
-//   2. test-mirror.mjs transpiles each package's test/ into dist-test/, a mirror at the same depth whose imports of
+//   2. scripts/bundle-cli.mjs bundles the CLI that the CLI tests run as `agentry`;
+//   3. test-mirror.mjs transpiles each package's test/ into dist-test/, a mirror at the same depth whose imports of
 //      ../src/ point at the built ../dist/ (so tests exercise the code users run, one module instance per package).
 // Test files that import TypeScript outside the packages (examples/, scripts/, bench/) run in a second pass with tsx.
 // Extra arguments are passed to `node --test` (e.g. --test-name-pattern=woa). fixed-seed.mjs gives every fast-check
@@ -55,6 +56,17 @@ if (process.env['AGENTRY_TEST_BUILD'] !== '0') {
   // tsc emits despite type errors, so the tests still run the current code; `npm run typecheck` fails on them.
   if (build.status !== 0)
     process.stderr.write('run-tests: tsc -b reported errors (above); running the tests anyway\n');
+}
+
+// The `agentry` command the CLI tests run is the bundle of the built CLI (scripts/bundle-cli.mjs); it is made
+// again every time (about a second; unchanged files are not rewritten), so that it never lags dist/.
+const bundle = spawnSync(process.execPath, [join(root, 'scripts/bundle-cli.mjs')], {
+  cwd: root,
+  stdio: 'inherit',
+});
+if (bundle.status !== 0) {
+  process.stderr.write('run-tests: bundling the CLI failed (scripts/bundle-cli.mjs)\n');
+  process.exit(bundle.status ?? 1);
 }
 
 const { plain, needsTsx } = mirrorTests(root, files);

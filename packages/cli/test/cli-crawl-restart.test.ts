@@ -111,7 +111,7 @@ async function waitForDatabase(path: string, ready: (db: Database.Database) => b
 test('a crawl killed with SIGKILL resumes on restart without losing or duplicating work', async () => {
   const path = join(dir, 'registry.db');
   const all = origins.map((origin) => origin.url);
-  const bin = join(root, 'packages/cli/dist/bin.js');
+  const bin = join(root, 'packages/cli/bin/agentry.js');
   const child = spawn(process.execPath, [bin, 'crawl', ...all, '--db', path, '--concurrency', '4', ...dev], {
     env: { ...process.env, NO_COLOR: '1' },
     stdio: 'ignore',

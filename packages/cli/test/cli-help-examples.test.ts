@@ -42,7 +42,7 @@ import { generate } from 'selfsigned';
 import { freshPostgresDatabase } from '../../registry/test/db/postgres-fixture.js';
 import { agentry, agentryServer, collect, type Run, type Running, root } from './run-cli.js';
 
-const bin = join(root, 'packages/cli/dist/bin.js');
+const bin = join(root, 'packages/cli/bin/agentry.js');
 /** Added after a public address swapped for a loopback one. */
 const LOOPBACK_FLAGS = '--allow-http --allow-private-network';
 const COMMANDS = [

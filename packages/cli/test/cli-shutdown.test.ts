@@ -14,7 +14,7 @@ import { after, describe, test } from 'node:test';
 import { agentry, collect, root } from './run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentry-cli-shutdown-'));
-const bin = join(root, 'packages/cli/dist/bin.js');
+const bin = join(root, 'packages/cli/bin/agentry.js');
 
 after(() => {
   rmSync(dir, { recursive: true, force: true });

@@ -43,7 +43,7 @@ after(async () => {
 /** Starts a command and returns the first `count` lines it prints, then interrupts it (its exit status too). */
 function firstLines(args: string[], count: number): Promise<{ lines: string[]; status: number | null }> {
   return new Promise((done, failed) => {
-    const child = spawn(process.execPath, [join(root, 'packages/cli/dist/bin.js'), ...args], {
+    const child = spawn(process.execPath, [join(root, 'packages/cli/bin/agentry.js'), ...args], {
       env: { ...process.env, NO_COLOR: '1', AGENTRY_ADMIN_TOKEN: '' },
     });
     let stdout = '';

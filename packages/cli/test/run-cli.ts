@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const bin = join(root, 'packages/cli/dist/bin.js');
+const bin = join(root, 'packages/cli/bin/agentry.js');
 
 export interface Run {
   status: number | null;
