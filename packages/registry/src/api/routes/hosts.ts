@@ -22,7 +22,7 @@ const MAX_LIMIT = 1000;
 
 /** What `POST /hosts` says when this registry does not crawl in the background. */
 const NOT_CRAWLING =
-  'This registry does not crawl in the background, so the origin waits in the queue until a crawler runs on its database: restart it with agentry serve --crawl, or run agentry crawl <origin> --db <its database file>.';
+  'This registry does not crawl in the background, so the origin waits in the queue until a crawler runs on its database: restart it with agentry serve --crawl, or run agentry crawl <origin> --database <its database: a postgres:// URL, or a SQLite file>.';
 
 export function hostHandlers(
   services: RegistryServices,
