@@ -8,7 +8,11 @@ import { isPostgresDatabase } from '@agentry/registry';
 
 /** `database` as it may be printed: a URL's password replaced by `***`. */
 export function printableDatabase(database: string): string {
-  return database.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@');
+  if (!URL.canParse(database)) return database.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^/]*@/i, '$1***@');
+  const url = new URL(database);
+  if (url.password === '') return database;
+  url.password = '***';
+  return url.href;
 }
 
 /** The flag and value that open `database` again, as shell words: `--database <url>` or `--db <file>`. */
