@@ -24,7 +24,7 @@ import {
   sql,
   type UnknownRow,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from './database.js';
 import type { DatabaseDialect, RanAlone } from './dialect.js';
 
@@ -114,14 +114,24 @@ export function connectionFailure(url: URL, error: unknown): DatabaseUnavailable
   return new DatabaseUnavailableError(line, { cause: error });
 }
 
+type PgModule = typeof pg;
+let pgModule: Promise<PgModule> | undefined;
+/** pg loads when a PostgreSQL database is opened, not with the registry: SQLite registries never need it. */
+function loadPg(): Promise<PgModule> {
+  pgModule ??= import('pg').then((module) => module.default);
+  return pgModule;
+}
+
 /** bigint counts (`count(*)`) and sums come back as numbers, as they do from SQLite; they stay below 2^53. */
-const types = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC)
-      return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
-  },
-};
+function numericTypes(driver: PgModule) {
+  return {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === driver.types.builtins.INT8 || oid === driver.types.builtins.NUMERIC)
+        return (value: string) => Number(value);
+      return driver.types.getTypeParser(oid, format);
+    },
+  };
+}
 
 /**
  * Opens a pool on `url` and checks it can connect (throwing `DatabaseUnavailableError` when not). Nothing is
@@ -130,10 +140,11 @@ const types = {
 export async function openPostgres(options: PostgresOptions): Promise<OpenedPostgres> {
   const url = parsePostgresUrl(options.url);
   const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
-  const pool = new pg.Pool({
+  const driver = await loadPg();
+  const pool = new driver.Pool({
     connectionString: options.url,
     max: options.maxConnections ?? 10,
-    types,
+    types: numericTypes(driver),
     // A statement waiting for a row or table lock gives up as SQLite's busy timeout does.
     options: `-c lock_timeout=${busyTimeoutMs}`,
   });
@@ -155,7 +166,7 @@ export async function openPostgres(options: PostgresOptions): Promise<OpenedPost
     throw connectionFailure(url, error);
   }
 
-  const changes = new ChangeFollower(options.url);
+  const changes = new ChangeFollower(options.url, driver);
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [new WriteCounter(() => changes.bump())],
@@ -304,9 +315,11 @@ class ChangeFollower {
   #stopped = false;
   #client: pg.Client | undefined;
   #timer: NodeJS.Timeout | undefined;
+  readonly #driver: PgModule;
 
-  constructor(url: string) {
+  constructor(url: string, driver: PgModule) {
     this.#url = url;
+    this.#driver = driver;
   }
 
   bump(): void {
@@ -321,7 +334,7 @@ class ChangeFollower {
 
   async start(): Promise<void> {
     this.#stopped = false;
-    const client = new pg.Client({ connectionString: this.#url });
+    const client = new this.#driver.Client({ connectionString: this.#url });
     client.on('notification', () => this.bump());
     client.on('error', () => this.#lost(client));
     client.on('end', () => this.#lost(client));
