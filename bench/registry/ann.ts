@@ -14,7 +14,10 @@
  * and the parent prints recall@10 of the index's hits against the exact ones, hybrid and semantic.
  *
  *   npm run bench:registry-ann -- [--agents 10000,100000] [--searches 200] [--approximate-from 50000]
- *     [--probes <n>] [--keep <dir>]
+ *     [--probes <n>] [--keep <dir>] [--preloaded]
+ *
+ * `--keep <dir>` keeps each size's database there (`registry-<agents>.db`); `--preloaded` measures the databases a
+ * run with `--keep` left instead of preloading again.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -41,6 +44,7 @@ const { values: args } = parseArgs({
     'approximate-from': { type: 'string' },
     probes: { type: 'string' },
     keep: { type: 'string' },
+    preloaded: { type: 'boolean', default: false },
   },
 });
 
@@ -266,13 +270,15 @@ async function parent(): Promise<void> {
     const db = join(dir, `registry-${agents}.db`);
     try {
       process.stdout.write(`${agents} agents (load ${loadavg()[0]!.toFixed(1)})\n`);
-      const loaded = (await child('preload', db, ['--agents', String(agents)])) as {
-        preloadMs: number;
-        cpu: { user: number; system: number };
-      };
-      process.stdout.write(
-        `  preload ${(loaded.preloadMs / 1000).toFixed(0)} s, CPU ${((loaded.cpu.user + loaded.cpu.system) / 1e6).toFixed(0)} s\n`,
-      );
+      if (!args.preloaded) {
+        const loaded = (await child('preload', db, ['--agents', String(agents)])) as {
+          preloadMs: number;
+          cpu: { user: number; system: number };
+        };
+        process.stdout.write(
+          `  preload ${(loaded.preloadMs / 1000).toFixed(0)} s, CPU ${((loaded.cpu.user + loaded.cpu.system) / 1e6).toFixed(0)} s\n`,
+        );
+      }
       const exact = (await child('measure', db, ['--approximate-from', 'Infinity', ...extra])) as Measured;
       const ann = (await child('measure', db, ['--approximate-from', threshold, ...extra])) as Measured;
       for (const [name, run] of [
