@@ -25,7 +25,10 @@ test('a registry that does not crawl queues the origin and says so, naming --cra
     const body = asObject(added.json);
     assert.equal(body['origin'], origin);
     assert.equal(body['crawling'], false);
-    assert.match(String(body['warning']), /does not crawl[\s\S]*agentry serve --crawl[\s\S]*agentry crawl <origin> --database /);
+    assert.match(
+      String(body['warning']),
+      /does not crawl[\s\S]*agentry serve --crawl[\s\S]*agentry crawl <origin> --database /,
+    );
     const again = await r.request('/hosts', { body: { origin }, token: r.admin });
     assert.equal(again.status, 200, again.text);
     assert.equal(asObject(again.json)['crawling'], false);
