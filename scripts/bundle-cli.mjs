@@ -56,7 +56,7 @@ const result = await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node20.10',
   external: EXTERNAL,
   // CommonJS dependencies inside an ES module bundle call `require` for Node's built-in modules.
   banner: {

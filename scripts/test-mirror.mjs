@@ -26,6 +26,10 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { transformSync } from 'esbuild';
 
 const MIRROR = 'dist-test';
+// Written into each mirror; a mirror made by another version of this transform is made again from scratch.
+// Bump it whenever the transform's output changes.
+const MIRROR_VERSION = '2: node20.10 target (keeps import attributes)';
+const VERSION_FILE = '.mirror-version';
 const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]*)\2/g;
 
 /** Mirrors every package's test/ and sorts `testFiles` (test/ paths) into those that run plain and under tsx. */
@@ -36,8 +40,16 @@ export function mirrorTests(root, testFiles) {
     const testDir = join(packagesDir, pkg, 'test');
     if (!existsSync(testDir)) continue;
     const mirrorDir = join(packagesDir, pkg, MIRROR);
-    const kept = new Set();
+    const versionFile = join(mirrorDir, VERSION_FILE);
+    if (
+      existsSync(mirrorDir) &&
+      (!existsSync(versionFile) || readFileSync(versionFile, 'utf8') !== MIRROR_VERSION)
+    ) {
+      rmSync(mirrorDir, { recursive: true, force: true });
+    }
+    const kept = new Set([versionFile]);
     syncDirectory(root, testDir, mirrorDir, kept, imports);
+    if (!existsSync(versionFile)) writeFileSync(versionFile, MIRROR_VERSION);
     removeStale(mirrorDir, kept);
   }
   const plain = [];
@@ -95,7 +107,9 @@ function transpile(root, source, text) {
   const { code } = transformSync(text, {
     loader: 'ts',
     format: 'esm',
-    target: 'node20',
+    // 20.10, the oldest Node the packages support: with plain node20 esbuild drops import attributes
+    // (`with { type: 'json' }`), which Node then requires.
+    target: 'node20.10',
     sourcemap: 'inline',
     sourcefile: source,
   });
