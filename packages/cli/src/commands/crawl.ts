@@ -130,6 +130,8 @@ export function registerCrawl(program: Command): void {
               ok: report.filter(isOk).length,
               skipped: summary.notDue,
               failed: failed.length,
+              // Origins another crawler on the same database took over while this one crawled them.
+              lostClaims: summary.lostClaims,
               aborted: summary.aborted,
               agents: agentCounts(summary),
               dropped: summary.dropped,
@@ -243,8 +245,9 @@ function printSummary(
   const seconds = (summary.elapsedMs / 1000).toFixed(1);
   const ok = report.filter(isOk).length;
   const skipped = summary.notDue > 0 ? `, ${summary.notDue} skipped (not due)` : '';
+  const lost = summary.lostClaims > 0 ? `, ${summary.lostClaims} taken over by another crawler` : '';
   out(
-    `agentry: crawled ${plural(report.length, 'origin')} into ${database} in ${seconds} s (${plural(summary.documents, 'request')}): ${ok} ok${skipped}, ${failed.length} failed${summary.aborted ? ' (interrupted)' : ''}`,
+    `agentry: crawled ${plural(report.length, 'origin')} into ${database} in ${seconds} s (${plural(summary.documents, 'request')}): ${ok} ok${skipped}${lost}, ${failed.length} failed${summary.aborted ? ' (interrupted)' : ''}`,
   );
   const agents = agentCounts(summary);
   out(

@@ -13,6 +13,7 @@ import {
   TargetNotEmptyError,
 } from '@agentry/registry';
 import type { Command } from 'commander';
+import { databaseFlag, printableDatabase } from '../io/database-hint.js';
 import { EXIT, UsageError } from '../io/errors.js';
 import { progressLine } from '../io/progress.js';
 import { databaseUsageError } from '../io/registry-options.js';
@@ -54,7 +55,7 @@ export function registerMigrate(program: Command): void {
         );
       }
       if (!/^postgres(ql)?:\/\//i.test(database)) {
-        throw new UsageError(`--database must be a postgres:// URL, not ${redact(database)}`);
+        throw new UsageError(`--database must be a postgres:// URL, not ${printableDatabase(database)}`);
       }
       const started = performance.now();
       const progress = progressReporter();
@@ -79,7 +80,7 @@ export function registerMigrate(program: Command): void {
           `${JSON.stringify(
             {
               from,
-              database: redact(database),
+              database: printableDatabase(database),
               seconds,
               rows,
               tables: Object.fromEntries(result.tables.map((table) => [table.table, table.rows])),
@@ -93,8 +94,8 @@ export function registerMigrate(program: Command): void {
       } else {
         const agents = result.tables.find((table) => table.table === 'agents')?.rows ?? 0;
         process.stdout.write(
-          `agentry: moved ${from} into ${redact(database)} in ${seconds} s: ${plural(agents, 'agent')}, ${plural(rows, 'row')} in ${plural(result.tables.length, 'table')}; search index rebuilt for ${plural(result.indexed, 'agent')}\n` +
-            `  next: agentry serve --database ${redact(database)}\n`,
+          `agentry: moved ${from} into ${printableDatabase(database)} in ${seconds} s: ${plural(agents, 'agent')}, ${plural(rows, 'row')} in ${plural(result.tables.length, 'table')}; search index rebuilt for ${plural(result.indexed, 'agent')}\n` +
+            `  next: agentry serve ${databaseFlag(database)}\n`,
         );
       }
       process.exitCode = EXIT.ok;
@@ -103,11 +104,6 @@ export function registerMigrate(program: Command): void {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
-}
-
-/** A URL as it may be printed: without its password. */
-function redact(url: string): string {
-  return url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
 }
 
 /** What stops a move, as one line naming the flag that fixes it; anything else is rethrown as it is. */
