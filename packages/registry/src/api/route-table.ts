@@ -9,6 +9,7 @@
 import { CONFIRMATION_HEADER, IDEMPOTENCY_HEADER, type JsonObject, SESSION_HEADER } from '@agentry/core';
 import type { COMPONENT_SCHEMAS } from '../openapi/schemas.js';
 import { MAX_FILTER_VALUES } from './list-limits.js';
+import { invalidInput } from './problems.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -689,6 +690,14 @@ export function queryParameters(operationId: OperationId): string[] {
   const route = ROUTES[operationId];
   if (!isApiRoute(route)) return [];
   return (route.parameters ?? []).filter((p) => p['in'] === 'query').map((p) => String(p['name']));
+}
+
+/** A 400 naming the first query parameter in `url` that `operationId` does not declare; undefined when none. */
+export function unknownQueryParameter(url: URL, operationId: OperationId): Response | undefined {
+  const known = queryParameters(operationId);
+  const unknown = [...url.searchParams.keys()].find((name) => !known.includes(name));
+  if (unknown === undefined) return undefined;
+  return invalidInput(`Unknown query parameter "${unknown}"; this endpoint takes ${known.join(', ')}.`);
 }
 
 /** `/agents/:id` → `/agents/{id}`. */

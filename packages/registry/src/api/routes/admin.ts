@@ -7,7 +7,7 @@ import { readJsonBody } from '../body.js';
 import type { RegistryServices, RouteHandlers } from '../context.js';
 import { invalidInput, notFound } from '../problems.js';
 import { jsonResponse } from '../respond.js';
-import { queryParameters } from '../route-table.js';
+import { unknownQueryParameter } from '../route-table.js';
 
 const NAME = ACCESS_NAME;
 const ROLES: readonly TokenRole[] = ['publisher', 'client'];
@@ -40,14 +40,12 @@ export function adminHandlers(
     },
 
     listTokens: async (c) => {
-      const params = new URL(c.req.url).searchParams;
-      const known = queryParameters('listTokens');
-      const unknown = [...params.keys()].find((name) => !known.includes(name));
-      if (unknown !== undefined)
-        return invalidInput(`Unknown query parameter "${unknown}"; this endpoint takes ${known.join(', ')}.`);
-      const limit = params.get('limit') === null ? 100 : Number(params.get('limit'));
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
-        return invalidInput('"limit" must be an integer from 1 to 1000.');
+      const url = new URL(c.req.url);
+      const unknown = unknownQueryParameter(url, 'listTokens');
+      if (unknown !== undefined) return unknown;
+      const params = url.searchParams;
+      const limit = readPageLimit(params);
+      if (limit instanceof Response) return limit;
       const before = params.get('before') ?? undefined;
       const tokens = await store.tokens.list({ limit, ...(before === undefined ? {} : { before }) });
       const last = tokens[tokens.length - 1];
@@ -73,14 +71,12 @@ export function adminHandlers(
     },
 
     readAudit: async (c) => {
-      const params = new URL(c.req.url).searchParams;
-      const known = queryParameters('readAudit');
-      const unknown = [...params.keys()].find((name) => !known.includes(name));
-      if (unknown !== undefined)
-        return invalidInput(`Unknown query parameter "${unknown}"; this endpoint takes ${known.join(', ')}.`);
-      const limit = params.get('limit') === null ? 100 : Number(params.get('limit'));
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
-        return invalidInput('"limit" must be an integer from 1 to 1000.');
+      const url = new URL(c.req.url);
+      const unknown = unknownQueryParameter(url, 'readAudit');
+      if (unknown !== undefined) return unknown;
+      const params = url.searchParams;
+      const limit = readPageLimit(params);
+      if (limit instanceof Response) return limit;
       const before = params.get('before') === null ? undefined : Number(params.get('before'));
       if (before !== undefined && (!Number.isInteger(before) || before < 1))
         return invalidInput('"before" must be a positive integer (an entry\'s seq).');
@@ -142,4 +138,12 @@ function readTokenSpec(body: JsonValue): { ok: true; value: TokenSpec } | { ok: 
     spec.groups = [...new Set(groups as string[])];
   }
   return { ok: true, value: spec };
+}
+
+/** `limit` of an admin listing: 100 unless given, an integer from 1 to 1000, else a 400 saying so. */
+function readPageLimit(params: URLSearchParams): number | Response {
+  const limit = params.get('limit') === null ? 100 : Number(params.get('limit'));
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    return invalidInput('"limit" must be an integer from 1 to 1000.');
+  return limit;
 }

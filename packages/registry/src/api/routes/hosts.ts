@@ -15,7 +15,7 @@ import type { RegistryServices, RouteHandlers } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { invalidInput, notFound } from '../problems.js';
 import { jsonResponse } from '../respond.js';
-import { queryParameters } from '../route-table.js';
+import { unknownQueryParameter } from '../route-table.js';
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
@@ -68,10 +68,8 @@ export function hostHandlers(
 
     listHosts: async (c) => {
       const url = new URL(c.req.url);
-      const known = queryParameters('listHosts');
-      const unknown = [...url.searchParams.keys()].find((name) => !known.includes(name));
-      if (unknown !== undefined)
-        return invalidInput(`Unknown query parameter "${unknown}"; this endpoint takes ${known.join(', ')}.`);
+      const unknown = unknownQueryParameter(url, 'listHosts');
+      if (unknown !== undefined) return unknown;
       const limitText = url.searchParams.get('limit');
       const limit = limitText === null ? DEFAULT_LIMIT : Number(limitText);
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
