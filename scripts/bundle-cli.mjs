@@ -35,8 +35,10 @@ const ownFileUrls = {
   name: 'own-file-urls',
   setup(builder) {
     builder.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]dist[\\/].*\.js$/ }, async (args) => {
+      // The file is read once here and handed to esbuild whether it is rewritten or not.
       const contents = await readFile(args.path, 'utf8');
-      if (!contents.includes('import.meta.url')) return undefined;
+      if (!contents.includes('import.meta.url'))
+        return { contents, loader: 'js', resolveDir: dirname(args.path) };
       const fromBundle = relative(outdir, args.path).split('\\').join('/');
       const own = `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`;
       return {
