@@ -45,7 +45,7 @@ export function createApi(services: RegistryServices): Hono<ApiEnv> {
       'clientKey',
       auth.caller.tokenId ?? `ip:${clientAddress(c.req.raw, c.env?.remoteAddress, settings.trustProxy)}`,
     );
-    if (auth.caller.kind !== 'admin' && !(c.req.method === 'GET' && PROBE_PATHS.has(c.req.path))) {
+    if (auth.caller.kind !== 'admin' && !isProbe(c.req.method, c.req.path)) {
       const verdict = await limiter.take(
         rateClassOf(c.req.method, c.req.path, c.req.raw.url),
         c.get('clientKey'),
@@ -136,10 +136,15 @@ function pathPattern(path: string): RegExp {
 }
 
 /**
- * The readiness probe is not rate limited: behind a proxy it shares the proxy's address with every client's
- * traffic, and a probe refused 429 would take a busy registry out of rotation.
+ * The liveness and readiness probes are not rate limited: a load balancer polls them from one address (behind a
+ * proxy, the address every client's traffic shares), and a probe refused 429 would restart a healthy process or
+ * take a busy registry out of rotation. HEAD counts too: some balancers probe with it, and GET answers it.
  */
-const PROBE_PATHS: ReadonlySet<string> = new Set([ROUTES.ready.path]);
+const PROBE_PATHS: ReadonlySet<string> = new Set([ROUTES.health.path, ROUTES.ready.path]);
+
+function isProbe(method: string, path: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && PROBE_PATHS.has(path);
+}
 
 function rateClassOf(method: string, path: string, url: string): RateClass {
   if (method === 'POST' && path === '/agents/search') return 'search';

@@ -1,7 +1,7 @@
 /**
  * Liveness and readiness on a real loopback server: `/readyz` is 200 while the database answers, 503 with a reason
- * once the registry is shutting down or its database is gone; the probe is in the OpenAPI document and is not rate
- * limited.
+ * once the registry is shutting down or its database is gone; the probe is in the OpenAPI document, and neither it
+ * nor `/healthz` is rate limited.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -65,10 +65,17 @@ describe('GET /readyz', () => {
     }
   });
 
-  test('the readiness probe is not rate limited: it shares a proxy address with every client', async () => {
+  test('the probes are not rate limited: a load balancer polls them from one address', async () => {
     const r = await startRegistry({ rateLimits: { default: { requests: 2, windowSeconds: 60 } } });
     try {
-      for (let i = 0; i < 5; i += 1) assert.equal((await r.request('/readyz')).status, 200);
+      for (let i = 0; i < 5; i += 1) {
+        assert.equal((await r.request('/readyz')).status, 200);
+        const health = await r.request('/healthz');
+        assert.equal(health.status, 200, health.text);
+        assert.equal(health.headers.get('cache-control'), 'no-store');
+        assert.equal((await r.request('/healthz', { method: 'HEAD' })).status, 200);
+        assert.equal((await r.request('/readyz', { method: 'HEAD' })).status, 200);
+      }
       // Other routes keep their limit.
       const statuses = [];
       for (let i = 0; i < 3; i += 1) statuses.push((await r.request('/agents')).status);
