@@ -271,13 +271,27 @@ export class CrawlQueue {
     return Number(row?.count ?? 0);
   }
 
-  async nextDueAt(): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('crawl_hosts')
-      .select((eb) => eb.fn.min('next_due_at').as('next'))
-      .where('status', '=', 'idle')
-      .executeTakeFirst();
-    return row?.next ?? undefined;
+  /**
+   * When a host is next due: the earliest due time of an idle host, or the earliest end of another crawler's lease
+   * (a claim not renewed by then is taken over, so a dead replica's hosts are crawled when its leases run out, not
+   * at the next idle poll). Claims of `ownInstanceId` are left out: this crawler renews or releases them itself.
+   */
+  async nextDueAt(ownInstanceId?: string): Promise<string | undefined> {
+    const [idle, leased] = await Promise.all([
+      this.db
+        .selectFrom('crawl_hosts')
+        .select((eb) => eb.fn.min('next_due_at').as('next'))
+        .where('status', '=', 'idle')
+        .executeTakeFirst(),
+      this.db
+        .selectFrom('crawl_hosts')
+        .select((eb) => eb.fn.min('claimed_until').as('next'))
+        .where('status', '=', 'claimed')
+        .$if(ownInstanceId !== undefined, (query) => query.where('claimed_by', '!=', ownInstanceId!))
+        .executeTakeFirst(),
+    ]);
+    // ISO 8601 times in UTC: the earliest sorts first.
+    return [idle?.next, leased?.next].filter((time): time is string => typeof time === 'string').sort()[0];
   }
 
   async previousDocuments(origin: string): Promise<Map<string, PreviousDocument>> {

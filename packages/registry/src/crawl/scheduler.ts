@@ -86,10 +86,14 @@ export interface CrawlerOptions {
 
 export interface CrawlProgress {
   origin: string;
-  outcome: CrawlOutcome;
+  /**
+   * How the crawl went; `taken-over` when its claim passed to another crawler meanwhile (it outlasted its lease):
+   * the other crawler's result stands and this one's was dropped (counted in `CrawlSummary.lostClaims`).
+   */
+  outcome: CrawlOutcome | 'taken-over';
   /** Why, for `unreachable` and `error`. */
   error?: string;
-  /** Origins finished in this run, of `total` due when it started (more may become due). */
+  /** Origins finished in this run, taken over ones too, of `total` due when it started (more may become due). */
   done: number;
   failed: number;
   total: number;
@@ -311,9 +315,18 @@ class QueueCrawler implements Crawler {
       const mode = crawlMode(origin, chosen !== undefined, refresh);
       const outcome = await this.#crawlOne(claimed, run.signal, mode, summary, writer);
       if (outcome === undefined) return false;
+      const measured = () => ({
+        done: summary.origins + summary.lostClaims,
+        failed: summary.failed,
+        total,
+        documents: summary.documents,
+        elapsedMs: performance.now() - started,
+      });
       if (outcome.lost === true) {
         // Another crawler crawls the host now: this crawl's result is older than what it records, and is dropped.
+        // The host is still reported, so that a progress count reaches its total and a watcher learns why.
         summary.lostClaims++;
+        run.onProgress?.({ origin, outcome: 'taken-over', agents: 0, ...measured() });
         return true;
       }
       summary.origins++;
@@ -325,14 +338,10 @@ class QueueCrawler implements Crawler {
         origin,
         outcome: outcome.outcome,
         ...(outcome.error === undefined ? {} : { error: outcome.error }),
-        done: summary.origins,
-        failed: summary.failed,
-        total,
-        documents: summary.documents,
         agents: outcome.agents,
         ...(outcome.nextDueAt === undefined ? {} : { nextDueAt: outcome.nextDueAt }),
         ...(outcome.dropped === undefined ? {} : { dropped: outcome.dropped }),
-        elapsedMs: performance.now() - started,
+        ...measured(),
       });
       return true;
     };
@@ -379,7 +388,9 @@ class QueueCrawler implements Crawler {
     this.#loop = startBackgroundLoop({
       turn: async (signal) => {
         await this.runOnce({ signal, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
-        return idleWait(await this.#queue.nextDueAt(), this.#now(), this.#settings.idlePollMs);
+        // Woken when the next idle host is due or another crawler's lease runs out, whichever comes first.
+        const nextDueAt = await this.#queue.nextDueAt(this.#settings.instanceId);
+        return idleWait(nextDueAt, this.#now(), this.#settings.idlePollMs);
       },
       retryMs: this.#settings.idlePollMs,
       ...(options.onError === undefined ? {} : { onError: options.onError }),

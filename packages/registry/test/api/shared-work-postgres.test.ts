@@ -2,13 +2,15 @@
  * Work shared by registry replicas on one PostgreSQL database (a fresh one on the local server, dropped at the
  * end) is done once, not once per replica: background work takes turns under the dialect's `runAlone` (a session
  * advisory lock, freed when its connection dies), so two replicas embedding in the background embed each agent
- * once; and a replica that closes gives its crawl claims back, so another replica's crawler takes the host at once.
+ * once; a replica that closes gives its crawl claims back, so another replica's crawler takes the host at once; and
+ * the claim of a replica that died is taken over when its lease runs out, by a crawler asleep until then.
  */
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { EmbeddingProvider } from '@agentry/embeddings';
 import { sql } from 'kysely';
+import { createCrawler } from '../../src/crawler.js';
 import { type OpenedDatabase, openDatabase } from '../../src/db/open.js';
 import { emittedOne, woaFor } from '../crawl/support/documents.js';
 import { cacheable, type Fleet, startFleet } from '../crawl/support/fleet.js';
@@ -180,5 +182,43 @@ describe('shared work on one PostgreSQL database', () => {
     const summary = await staying.registry.crawler.runOnce();
     assert.equal(summary.changed, 1);
     assert.equal((await staying.request('/agents/summarizer')).status !== 404 || summary.added > 0, true);
+  });
+  test('a dead replica’s claim is taken over when its lease runs out, not at the next idle poll', async () => {
+    const name = 'orphaned.test';
+    const origin = fleet.origin(name);
+    fleet.route(name, '/.well-known/woa.json', cacheable(woaFor(origin), '"woa-1"'));
+    fleet.route(name, '/.well-known/agent-card.json', cacheable(emittedOne(origin, 'a2a'), '"card-1"'));
+    const survivor = await startRegistry({ databasePath: database.url });
+    registries.push(survivor);
+    await survivor.registry.crawler.add([origin]);
+    // As a replica on another machine leaves it when it dies mid-crawl: claimed, its lease ending shortly, never
+    // renewed (a claim of another machine's process is not recognised as dead; only its lease frees it).
+    const leaseEnds = new Date(Date.now() + 1500).toISOString();
+    await sql`update crawl_hosts set status = 'claimed', claimed_by = 'crawler:other-machine:1:dead',
+      claimed_until = ${leaseEnds} where origin = ${origin}`.execute(survivor.registry.store.db);
+    const fetcher = fleet.fetcher({ timeoutMs: 20_000 });
+    // Its idle poll is an hour away: only waking at the lease's end crawls the host within this test.
+    const crawler = createCrawler({
+      db: survivor.registry.store.db,
+      fetcher,
+      sink: survivor.registry.crawlSink,
+      liveness: false,
+      idlePollMs: 3_600_000,
+    });
+    const crawled: string[] = [];
+    crawler.start({ onProgress: (progress) => crawled.push(`${progress.origin} ${progress.outcome}`) });
+    try {
+      await until('the survivor crawls the orphaned host', async () => crawled.length > 0);
+      assert.deepEqual(crawled, [`${origin} changed`], 'the first crawl was of the orphaned host, once');
+      const host = await crawler.host(origin);
+      assert.equal(host?.state, 'idle', 'crawled and given back');
+      assert.ok(fleet.requests(name).includes('GET /.well-known/woa.json'));
+      assert.ok(
+        (host?.lastCrawledAt ?? '') > leaseEnds,
+        'crawled after the dead replica’s lease ran out, not before',
+      );
+    } finally {
+      await crawler.stop();
+    }
   });
 });
