@@ -9,6 +9,13 @@ import type { SearchIndex } from '../search/types.js';
 import type { RegistryStore } from '../store/store.js';
 import type { OperationId, RoutePath } from './route-table.js';
 
+/** How an invocation went: `failure` says whose a failure was (only the agent's count against it). */
+export interface InvocationOutcome {
+  ok: boolean;
+  latencyMs: number;
+  failure?: string;
+}
+
 /** The invocation gateway (src/gateway): calls an agent for a caller and says how it went. */
 export interface InvocationGateway {
   invoke(
@@ -16,7 +23,13 @@ export interface InvocationGateway {
     body: unknown,
     headers: Headers,
     options?: { signal?: AbortSignal },
-  ): Promise<{ response: Response; latencyMs: number; ok: boolean; failure?: string }>;
+  ): Promise<
+    InvocationOutcome & {
+      response: Response;
+      /** For a relayed stream: how it went once it has ended, settled before its body closes. */
+      ended?: Promise<InvocationOutcome>;
+    }
+  >;
 }
 
 /** Intent resolution (src/resolve): POST /resolve, over what the caller may see. */

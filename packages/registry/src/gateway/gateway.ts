@@ -2,7 +2,8 @@
  * The invocation gateway behind `POST /agents/{id}/invoke` (AIDIP §2 "gateway", §5): the registry calls a
  * registered agent on the caller's behalf with `@agentry/client`'s `invoke`, under the client's address checks,
  * and answers with the output or a problem. One try per call: retrying is the caller's decision. A caller that
- * takes `text/event-stream` gets a streaming agent's events as they arrive.
+ * takes `text/event-stream` gets a streaming agent's events as they arrive, and the call's outcome once the stream
+ * has ended.
  */
 
 import {
@@ -17,9 +18,9 @@ import {
   TransportError,
   UnsupportedTransportError,
 } from '@agentry/client';
-import type { Agent, Binding, JsonObject } from '@agentry/core';
+import type { Agent, Binding } from '@agentry/core';
 import type { RegistryRecord } from '../records/types.js';
-import { type FailureParty, failureOf } from './errors.js';
+import { type FailureParty, failureOf, type MappedFailure } from './errors.js';
 import { problemDetails, problemResponse } from './problem.js';
 import { readGatewayCall } from './request.js';
 
@@ -47,14 +48,26 @@ export interface GatewayInvokeOptions {
   operation?: string;
 }
 
-export interface GatewayResult {
-  response: Response;
-  latencyMs: number;
+/** How a call went, for the agent's quality record and the metrics. */
+export interface GatewayOutcome {
   ok: boolean;
+  /** From the call to its answer; for a relayed stream (`ended`), to the stream's end. */
+  latencyMs: number;
   /** For a failure, whose it was: only `agent` failures should count against the agent's quality. */
   failure?: FailureParty;
+}
+
+export interface GatewayResult extends GatewayOutcome {
+  response: Response;
   /** The operation run (or asked for). */
   operation?: string;
+  /**
+   * For a relayed stream, its outcome once it has ended (the fields above only say that it started): a success
+   * when the agent's stream completes; a failure when it ends with an error or breaks off (`agent`, when the
+   * agent's), or when the caller goes away first (`gateway`, as failureOf says of a call the caller left). The
+   * promise settles before the body closes, and never rejects.
+   */
+  ended?: Promise<GatewayOutcome>;
 }
 
 export interface Gateway {
@@ -134,7 +147,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
                 }),
             },
           };
-          const response = await relayEvents(
+          const relayed = await relayEvents(
             withProgress(invokeStream({ agent }, call.input, streamOptions), progress),
             (output) => {
               const jsonHeaders: Record<string, string> = { 'content-type': 'application/json' };
@@ -146,9 +159,16 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
                 agentId: record.id,
                 inputAt: call.inputAt,
                 ...(operation === undefined ? {} : { operation }),
-              }).problem,
+              }),
           );
-          const streamed: GatewayResult = { response, latencyMs: elapsed(), ok: true };
+          const streamed: GatewayResult = { response: relayed.response, latencyMs: elapsed(), ok: true };
+          if (relayed.ended !== undefined) {
+            streamed.ended = relayed.ended.then(({ failure }) =>
+              failure === undefined
+                ? { ok: true, latencyMs: elapsed() }
+                : { ok: false, latencyMs: elapsed(), failure },
+            );
+          }
           if (operation !== undefined) streamed.operation = operation;
           return streamed;
         }
@@ -222,33 +242,43 @@ function wantsEvents(headers: Headers): boolean {
   return /\btext\/event-stream\b/i.test(headers.get('accept') ?? '');
 }
 
+/** Whose failure ended a relayed stream; none when it completed. */
+interface StreamEnd {
+  failure?: FailureParty;
+}
+
 /**
  * An agent's answer as Server-Sent Events, relayed as they arrive — or, when the agent answered once (one
  * `result`: a plain answer, or a deferred task waited for), that answer as JSON, as a caller that takes no stream
  * gets it. The first event is awaited before answering, so a call that fails at once is a problem with its status,
- * not a stream; a failure after the first event ends the stream with an `error` event holding the problem.
+ * not a stream; a failure after the first event ends the stream with an `error` event holding the problem. A
+ * stream comes with `ended`, which says how it ended.
  */
 async function relayEvents(
   stream: AsyncIterable<InvokeEvent>,
   single: (output: unknown) => Response,
-  problemOf: (error: unknown) => JsonObject,
-): Promise<Response> {
+  failureOfError: (error: unknown) => MappedFailure,
+): Promise<{ response: Response; ended?: Promise<StreamEnd> }> {
   const events = stream[Symbol.asyncIterator]();
   const first = await events.next();
-  if (first.done === true) return single(null);
+  if (first.done === true) return { response: single(null) };
   if (first.value.event === 'result') {
     const second = await events.next();
-    if (second.done === true) return single(first.value.data);
-    return sseResponse([first.value, second.value], events, problemOf);
+    if (second.done === true) return { response: single(first.value.data) };
+    return sseResponse([first.value, second.value], events, failureOfError);
   }
-  return sseResponse([first.value], events, problemOf);
+  return sseResponse([first.value], events, failureOfError);
 }
 
 function sseResponse(
   started: InvokeEvent[],
   rest: AsyncIterator<InvokeEvent>,
-  problemOf: (error: unknown) => JsonObject,
-): Response {
+  failureOfError: (error: unknown) => MappedFailure,
+): { response: Response; ended: Promise<StreamEnd> } {
+  let end: (how: StreamEnd) => void = () => {};
+  const ended = new Promise<StreamEnd>((resolve) => {
+    end = resolve;
+  });
   const encoder = new TextEncoder();
   const frame = (event: string, data: unknown): Uint8Array =>
     encoder.encode(`event: ${event.replace(/[\r\n]/g, ' ')}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -260,24 +290,32 @@ function sseResponse(
         controller.enqueue(frame(next.event, next.data));
         return;
       }
+      // The outcome is settled before the body closes, so whoever records it can hold the close until it has.
       try {
         const read = await rest.next();
-        if (read.done === true) controller.close();
-        else controller.enqueue(frame(read.value.event, read.value.data));
+        if (read.done === true) {
+          end({});
+          controller.close();
+        } else controller.enqueue(frame(read.value.event, read.value.data));
       } catch (error) {
-        controller.enqueue(frame('error', problemOf(error)));
+        const failed = failureOfError(error);
+        end({ failure: failed.party });
+        controller.enqueue(frame('error', failed.problem));
         controller.close();
       }
     },
     async cancel() {
+      // The caller went away mid-stream: not the agent's failure (failureOf says the same of an aborted call).
+      end({ failure: 'gateway' });
       pending = [];
       await rest.return?.();
     },
   });
-  return new Response(body, {
+  const response = new Response(body, {
     status: 200,
     headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store' },
   });
+  return { response, ended };
 }
 
 /** Events pushed from callbacks (a deferred task's progress), read in order. */

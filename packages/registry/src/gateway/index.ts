@@ -6,6 +6,7 @@ export {
   type Gateway,
   type GatewayInvokeOptions,
   type GatewayOptions,
+  type GatewayOutcome,
   type GatewayResult,
 } from './gateway.js';
 export {

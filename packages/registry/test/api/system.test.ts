@@ -11,12 +11,28 @@ import { readDocument } from '@agentry/core';
 import type { CrawledAgent } from '../../src/crawl/types.js';
 import { aidipAgent, asArray, asObject, startRegistry, type TestRegistry } from '../support.js';
 
-/** A plain HTTP agent: POST /echo answers {echo: text}; POST /fail answers 500. */
+/** Lets the agent's POST /stream-broken break its stream off (once the caller has read its first event). */
+let breakStreamOff: () => void = () => {};
+
+/**
+ * A plain HTTP agent: POST /echo answers {echo: text}; POST /fail answers 500; POST /stream streams an event, then
+ * its result; POST /stream-broken streams an event, then breaks the connection off when the test says.
+ */
 function startAgent(): Promise<{ server: Server; base: string }> {
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      if (request.url === '/stream' || request.url === '/stream-broken') {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.write('event: chunk\ndata: {"echo":"he"}\n\n');
+        if (request.url === '/stream') response.end('event: result\ndata: {"echo":"hello"}\n\n');
+        else
+          void new Promise<void>((resolve) => {
+            breakStreamOff = resolve;
+          }).then(() => response.destroy());
+        return;
+      }
       if (request.url === '/fail') {
         response
           .writeHead(500, { 'content-type': 'application/json' })
@@ -71,6 +87,8 @@ describe('gateway, resolution and system endpoints', () => {
     for (const [id, path] of [
       ['echo', '/echo'],
       ['broken', '/fail'],
+      ['streamer', '/stream'],
+      ['breaker', '/stream-broken'],
     ] as const) {
       const created = await r.request('/agents', {
         token: publisher,
@@ -128,6 +146,42 @@ describe('gateway, resolution and system endpoints', () => {
       (await r.request('/agents/urn-test-echo/invoke', { body: { input: { text: 'x' } } })).status,
       401,
     );
+  });
+
+  test('a relayed stream counts once it has ended: completed, a success; broken off mid-way, a failure', async () => {
+    const quality = async (id: string) =>
+      asObject(asObject(asObject((await r.request(`/agents/${id}`)).json)['registry'])['quality']);
+    const streamed = await r.request('/agents/urn-test-streamer/invoke', {
+      token: client,
+      body: { input: { text: 'hello' } },
+      headers: { accept: 'text/event-stream' },
+    });
+    assert.equal(streamed.headers.get('content-type'), 'text/event-stream');
+    assert.match(streamed.text, /event: chunk\n[\s\S]*event: result\ndata: \{"echo":"hello"\}/);
+    // Read to its end, the stream is counted: the registry closes it once the outcome is recorded.
+    const completed = await quality('urn-test-streamer');
+    assert.equal(completed['invocations'], 1);
+    assert.equal(completed['failures'], 0);
+
+    const broken = await fetch(`${r.url}/agents/urn-test-breaker/invoke`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${client}`,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+      },
+      body: JSON.stringify({ input: { text: 'hello' } }),
+    });
+    assert.equal(broken.status, 200, 'it started well');
+    const reader = broken.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!text.includes('\n\n')) text += (await reader.read()).value ?? '';
+    breakStreamOff();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) text += read.value;
+    assert.match(text, /^event: chunk\n[\s\S]*\nevent: error\n/);
+    const failed = await quality('urn-test-breaker');
+    assert.equal(failed['invocations'], 1);
+    assert.equal(failed['failures'], 1);
   });
 
   test('POST /resolve returns candidates with what a client needs to call them', async () => {

@@ -112,6 +112,11 @@ describe('gateway', () => {
       text,
       'event: chunk\ndata: {"partial":"sho"}\n\nevent: chunk\ndata: {"partial":"rt"}\n\nevent: result\ndata: {"summary":"short"}\n\n',
     );
+    // The stream completed: a success, timed to its end.
+    const ended = await result.ended!;
+    assert.equal(ended.ok, true);
+    assert.equal(ended.failure, undefined);
+    assert.ok(ended.latencyMs >= result.latencyMs);
 
     // An agent that answers once gives that answer as JSON, even to a caller that takes a stream; one call.
     summarize(200, { summary: 'once' });
@@ -124,6 +129,73 @@ describe('gateway', () => {
     assert.equal(once.response.headers.get('x-agent-operation'), 'summarize');
     assert.deepEqual(await bodyOf(once), { summary: 'once' });
     assert.equal(server.requests.length, 2);
+  });
+
+  describe('a stream that fails after its first event counts as a failure of the agent', () => {
+    const record = () => recordOf(summarizerAgent(server.origin));
+    const call = { operation: 'summarize', input: { text: 'a long text' } };
+
+    /** The agent sends its first chunk, then `fail` once the caller has read it. */
+    const failingAfterFirst = (fail: (response: import('node:http').ServerResponse) => void) => {
+      let afterFirst = () => {};
+      const read = new Promise<void>((resolve) => {
+        afterFirst = resolve;
+      });
+      server.routes.set(invokePath('summarizer'), (_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.write('event: chunk\ndata: {"partial":"sho"}\n\n');
+        void read.then(() => fail(response));
+      });
+      return afterFirst;
+    };
+
+    /** Reads the relayed stream to its end, letting the agent go on once the first event has arrived. */
+    const readAll = async (result: GatewayResult, afterFirst: () => void): Promise<string> => {
+      assert.equal(result.ok, true, 'it started well');
+      assert.equal(result.response.headers.get('content-type'), 'text/event-stream');
+      const reader = result.response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      while (!text.includes('\n\n')) text += (await reader.read()).value ?? '';
+      afterFirst();
+      for (let read = await reader.read(); !read.done; read = await reader.read()) text += read.value;
+      return text;
+    };
+
+    it('when the agent breaks the connection off mid-way', async () => {
+      const afterFirst = failingAfterFirst((response) => response.destroy());
+      const result = await gateway.invoke(record(), call, new Headers({ accept: 'text/event-stream' }));
+      const text = await readAll(result, afterFirst);
+      assert.match(text, /^event: chunk\n[\s\S]*\nevent: error\ndata: \{.*"status":502/);
+      const ended = await result.ended!;
+      assert.equal(ended.ok, false);
+      assert.equal(ended.failure, 'agent');
+      assert.ok(ended.latencyMs >= result.latencyMs);
+    });
+
+    it('when the agent ends it with an error event', async () => {
+      const afterFirst = failingAfterFirst((response) =>
+        response.end(
+          'event: error\ndata: {"error":{"code":"InternalError","message":"ran out of words"}}\n\n',
+        ),
+      );
+      const result = await gateway.invoke(record(), call, new Headers({ accept: 'text/event-stream' }));
+      const text = await readAll(result, afterFirst);
+      assert.match(text, /\nevent: error\ndata: \{.*"status":502/);
+      const ended = await result.ended!;
+      assert.equal(ended.ok, false);
+      assert.equal(ended.failure, 'agent');
+    });
+
+    it("but not when the caller goes away mid-way: that is not the agent's failure", async () => {
+      failingAfterFirst((response) => response.end('event: result\ndata: {"summary":"short"}\n\n'));
+      const result = await gateway.invoke(record(), call, new Headers({ accept: 'text/event-stream' }));
+      const reader = result.response.body!.getReader();
+      await reader.read();
+      await reader.cancel();
+      const ended = await result.ended!;
+      assert.equal(ended.ok, false);
+      assert.equal(ended.failure, 'gateway');
+    });
   });
 
   it('tells a caller that takes text/event-stream of a deferred task while it waits, then its result', async () => {
