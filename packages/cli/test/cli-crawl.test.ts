@@ -5,13 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { createSecureFetcher } from '@agentry/client';
 import { createRegistry } from '@agentry/registry';
-import { crawledId } from '@agentry/registry/crawler';
+import { crawledId, createCrawler } from '@agentry/registry/crawler';
 import { agentryAsync, root } from './run-cli.js';
 
 const dev = ['--allow-http', '--allow-private-network', '--embeddings', 'none', '--no-liveness'];
@@ -20,21 +21,30 @@ let origin = '';
 let closedOrigin = '';
 let dir = '';
 let requests: string[] = [];
+/** Set by a test: the next request for the WoA document is held, and handed to it here, until it answers it. */
+let holdNextWoa: ((response: ServerResponse) => void) | undefined;
+let woaAnswer = (_response: ServerResponse): void => {};
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'agentry-cli-crawl-'));
   const woa = JSON.parse(
     readFileSync(join(root, 'examples/documents/summarizer.woa.json'), 'utf8'),
   ) as Record<string, unknown>;
+  woaAnswer = (response) => {
+    response.writeHead(200, {
+      'content-type': 'application/json',
+      etag: '"v1"',
+      'cache-control': 'max-age=600',
+    });
+    response.end(JSON.stringify(woa));
+  };
   server = createServer((request, response) => {
     requests.push(`${request.method} ${request.url}`);
     if (request.url === '/.well-known/woa.json') {
-      response.writeHead(200, {
-        'content-type': 'application/json',
-        etag: '"v1"',
-        'cache-control': 'max-age=600',
-      });
-      response.end(JSON.stringify(woa));
+      const hold = holdNextWoa;
+      holdNextWoa = undefined;
+      if (hold !== undefined) hold(response);
+      else woaAnswer(response);
       return;
     }
     response.writeHead(404, { 'content-type': 'application/json' });
@@ -158,6 +168,48 @@ describe('agentry crawl', () => {
     const failed = summary.origins.find((result) => result['origin'] === closedOrigin);
     assert.equal(failed?.['outcome'], 'unreachable');
     assert.match(String(failed?.['error']), /ECONNREFUSED|refused|connect/i);
+  });
+
+  test('an origin another crawler takes over mid-crawl is reported on stderr and in --json, and is no failure', async () => {
+    const contested = join(dir, 'contested.db');
+    // The CLI's request for the WoA document is held until another crawler on the same database has crawled the
+    // origin. That crawler's clock is an hour ahead, so for it the CLI's lease (5 minutes) has run out.
+    const held = new Promise<ServerResponse>((resolve) => {
+      holdNextWoa = resolve;
+    });
+    const running = agentryAsync(['crawl', origin, '--db', contested, '--json', ...dev]);
+    const heldResponse = await held;
+    const registry = await createRegistry({ databasePath: contested, embeddings: 'none' });
+    const fetcher = createSecureFetcher({ allowHttp: true, allowPrivateNetwork: true, cache: false });
+    try {
+      const other = createCrawler({
+        db: registry.store.db,
+        fetcher,
+        sink: registry.crawlSink,
+        liveness: false,
+        instanceId: 'other-crawler',
+        now: () => Date.now() + 3_600_000,
+      });
+      const taken = await other.runOnce();
+      assert.equal(taken.changed, 1, 'the other crawler takes the expired claim over');
+    } finally {
+      await fetcher.close();
+      await registry.close();
+    }
+    woaAnswer(heldResponse);
+    const run = await running;
+    assert.equal(run.status, 0, run.stderr);
+    const escaped = origin.replaceAll('.', '\\.');
+    assert.match(
+      run.stderr,
+      new RegExp(`crawling: ${escaped} taken over by another crawler on the same database`),
+    );
+    assert.match(run.stderr, /crawling: 1\/1 origins done, 0 failed/, 'the origin taken over counts as done');
+    const summary = JSON.parse(run.stdout) as Record<string, unknown>;
+    assert.equal(summary['lostClaims'], 1);
+    assert.equal(summary['ok'], 0);
+    assert.equal(summary['failed'], 0);
+    assert.deepEqual(summary['origins'], [{ origin, outcome: 'taken-over', agents: 0 }]);
   });
 
   test('plain HTTP is refused without --allow-http', async () => {

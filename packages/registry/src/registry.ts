@@ -508,6 +508,11 @@ function startCrawler(
             { origin: progress.origin, outcome: progress.outcome, error: progress.error },
             'crawl failed',
           );
+        } else if (progress.outcome === 'taken-over') {
+          logger.info(
+            { origin: progress.origin },
+            'another crawler took the origin over while this one crawled it (its lease ran out); its result stands',
+          );
         } else {
           logger.debug({ origin: progress.origin, outcome: progress.outcome }, 'crawled');
         }

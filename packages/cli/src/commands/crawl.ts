@@ -33,7 +33,10 @@ interface CrawlCommandOptions extends NetworkOptions, CrawlLimitFlags {
   json?: boolean;
 }
 
-/** Origins listed one by one in the human summary; past this many, only the failed ones and those cut short are. */
+/**
+ * Origins listed one by one in the human summary; past this many, only the failed ones, those cut short and those
+ * taken over are.
+ */
 const LISTED_ORIGINS = 50;
 
 interface OriginResult {
@@ -71,7 +74,7 @@ export function registerCrawl(program: Command): void {
   addNetworkOptions(addCrawlLimitOptions(command))
     .addHelpText(
       'after',
-      '\nOrigins named on the command line are crawled now, each of their documents asked for again (conditional\nrequests). Those of --from are crawled as they fall due: one with nothing due is reported "skipped: not due\nuntil …" (--force crawls them all now).\n\nExit status: 0 every origin was crawled or not due, 1 some could not be (unreachable, refused, failed), 2 usage error.\n\nExamples:\n  agentry crawl https://agents.example.com api.example.org\n  agentry crawl --from origins.txt --db registry.db --concurrency 64 --embeddings none\n  agentry crawl http://localhost:8080 --allow-http --allow-private-network',
+      '\nOrigins named on the command line are crawled now, each of their documents asked for again (conditional\nrequests). Those of --from are crawled as they fall due: one with nothing due is reported "skipped: not due\nuntil …" (--force crawls them all now).\n\nExit status: 0 every origin was crawled (here, or by another crawler that took it over) or not due,\n1 some could not be (unreachable, refused, failed), 2 usage error.\n\nExamples:\n  agentry crawl https://agents.example.com api.example.org\n  agentry crawl --from origins.txt --db registry.db --concurrency 64 --embeddings none\n  agentry crawl http://localhost:8080 --allow-http --allow-private-network',
     )
     .action(async (args: string[], options: CrawlCommandOptions) => {
       const { origins, named } = await originsOf(args, options.from);
@@ -123,7 +126,7 @@ export function registerCrawl(program: Command): void {
                   : 'Another crawler was crawling it.',
               },
           );
-          const failed = report.filter((result) => !isOk(result) && result.outcome !== 'not-due');
+          const failed = report.filter(isFailed);
           if (options.json) {
             const body: Record<string, unknown> = {
               database: printableDatabase(registryOptions.databasePath),
@@ -187,6 +190,15 @@ function isOk(result: OriginResult): boolean {
   return result.outcome === 'changed' || result.outcome === 'unchanged';
 }
 
+/** Not crawled here, nor by anyone: an origin not due, or taken over (another crawler's crawl stands), is not. */
+function isFailed(result: OriginResult): boolean {
+  return !isOk(result) && result.outcome !== 'not-due' && result.outcome !== 'taken-over';
+}
+
+/** Why a taken-over origin's crawl here was dropped (stderr as it happens, and the summary). */
+const TAKEN_OVER =
+  'taken over by another crawler on the same database (this crawl outlasted its lease); its crawl stands, this one was dropped';
+
 function agentCounts(summary: CrawlSummary): Record<string, number> {
   return {
     added: summary.added,
@@ -211,6 +223,7 @@ function progressReporter(total: number): { update(event: CrawlProgress): void; 
   };
   return {
     update(event) {
+      if (event.outcome === 'taken-over') progress.note(`crawling: ${event.origin} ${TAKEN_OVER}`);
       if (progress.tty) {
         progress.draw(line(event), event.done >= total);
         return;
@@ -256,7 +269,10 @@ function printSummary(
   const listed =
     report.length <= LISTED_ORIGINS
       ? report
-      : report.filter((result) => failed.includes(result) || result.dropped !== undefined);
+      : report.filter(
+          (result) =>
+            failed.includes(result) || result.dropped !== undefined || result.outcome === 'taken-over',
+        );
   for (const result of listed) {
     let label = 'ok';
     let detail = `${plural(result.agents, 'agent')}${result.outcome === 'unchanged' ? ', unchanged' : ''}${result.agents === 0 ? ' (no agent description found)' : ''}`;
@@ -264,6 +280,9 @@ function printSummary(
     if (result.outcome === 'not-due') {
       label = 'skipped';
       detail = `not due until ${result.nextDueAt ?? 'later'} (name it on the command line, or --force, to crawl it now)`;
+    } else if (result.outcome === 'taken-over') {
+      label = 'taken';
+      detail = TAKEN_OVER;
     } else if (!isOk(result)) {
       label = 'failed';
       detail = `${result.outcome}: ${result.error ?? 'failed'}`;

@@ -10,6 +10,8 @@ export interface ProgressLine {
   draw(text: string, final?: boolean): void;
   /** Writes a line (not a terminal only). */
   log(text: string): void;
+  /** Writes a line on a terminal too, above the drawn line, which the next `draw` shows again: an event of note. */
+  note(text: string): void;
   /** Ends a drawn line, so that what follows starts on a line of its own. */
   end(): void;
 }
@@ -30,6 +32,12 @@ export function progressLine(stream: NodeJS.WriteStream = process.stderr): Progr
     },
     log(text) {
       if (!tty) stream.write(`${text}\n`);
+    },
+    note(text) {
+      stream.write(drawn ? `\r\x1b[2K${text}\n` : `${text}\n`);
+      drawn = false;
+      // The line the note replaced is drawn again at the next draw, however soon.
+      lastDraw = Number.NEGATIVE_INFINITY;
     },
     end() {
       if (drawn) stream.write('\n');

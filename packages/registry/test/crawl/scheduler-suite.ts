@@ -412,7 +412,8 @@ export function describeScheduler(dialect: DialectName): void {
         const stalled = crawler({ instanceId: 'stalled', leaseMs: MINUTE, now: () => clock });
         const other = crawler({ instanceId: 'other', leaseMs: MINUTE, now: () => clock + 2 * MINUTE });
         await stalled.add([origin]);
-        const late = stalled.runOnce();
+        const lateProgress: CrawlProgress[] = [];
+        const late = stalled.runOnce({ onProgress: (event) => lateProgress.push(event) });
         await held;
         const taken = await other.runOnce();
         assert.equal(taken.origins, 1, 'the other crawler takes the expired claim over');
@@ -423,6 +424,11 @@ export function describeScheduler(dialect: DialectName): void {
         assert.equal(summary.lostClaims, 1);
         assert.equal(summary.origins, 0);
         assert.equal(summary.changed, 0);
+        assert.deepEqual(
+          lateProgress.map((event) => [event.origin, event.outcome, event.done, event.total, event.failed]),
+          [[origin, 'taken-over', 1, 1, 0]],
+          'the host taken over is reported, and counts towards the progress total',
+        );
         assert.deepEqual(database.sink.calls().slice(before), [], 'the late crawl tells the sink nothing');
         const agents = database.sink.agents(origin);
         assert.deepEqual(
