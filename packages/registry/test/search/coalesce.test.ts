@@ -8,71 +8,54 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createOpenAIEmbeddingProvider } from '@agentry/embeddings';
 import type { SearchIndex } from '../../src/search/index.js';
+import { embeddingSuite } from './embedding-suite.js';
 import {
   createSearchIndex,
   doc,
   embeddingsHandler,
-  type LoopbackServer,
   openTestDatabase,
   startServer,
   type TestDatabase,
 } from './helpers.js';
 
 describe('coalesced upserts', () => {
-  let server: LoopbackServer;
+  const suite = embeddingSuite({ dimensions: 64 });
   let database: TestDatabase;
   let index: SearchIndex;
   before(async () => {
-    server = await startServer(embeddingsHandler(64));
     database = await openTestDatabase();
-    index = await createSearchIndex(
-      database.db,
-      createOpenAIEmbeddingProvider({ baseUrl: server.url, model: 'bow' }),
-    );
+    index = await createSearchIndex(database.db, suite.provider());
   });
-  after(async () => {
-    await database.dispose();
-    await server.close();
-  });
+  after(() => database.dispose());
 
-  const embeddedTexts = (): string[][] =>
-    server.requests.map((request) => (JSON.parse(request.body) as { input: string[] }).input);
+  /** How many texts each call of the provider since the last look embedded. */
+  const callSizes = (): number[] => suite.takeInputs().map((texts) => texts.length);
 
   it('embeds the upserts that arrive together, or while another runs, in a single call', async () => {
-    server.requests.length = 0;
     const names = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'];
     const upsert = (name: string) =>
       index.upsert([doc(name, { description: `The ${name} forecaster of the fleet.` })]);
     await Promise.all(names.slice(0, 4).map(upsert));
-    assert.deepEqual(
-      embeddedTexts().map((texts) => texts.length),
-      [4],
-    );
+    assert.deepEqual(callSizes(), [4]);
 
     const running = upsert(names[4]!);
     await new Promise((resolve) => setImmediate(resolve)); // the first is on its way to the model
     await Promise.all([running, ...names.slice(5).map(upsert)]);
-    assert.deepEqual(
-      embeddedTexts().map((texts) => texts.length),
-      [4, 1, 3],
-    );
+    // The one already on its way, then the three that arrived while it ran, together.
+    assert.deepEqual(callSizes(), [1, 3]);
     const hits = await index.search('hotel forecaster', { top: 3, mode: 'semantic' });
     assert.equal(hits[0]?.id, 'hotel');
     assert.equal((await index.stats()).embedded, names.length);
   });
 
   it('an upsert made after a removal is not merged into an upsert queued before it', async () => {
-    server.requests.length = 0;
     const running = index.upsert([doc('first', { description: 'Runs first.' })]);
     const waiting = index.upsert([doc('phoenix', { description: 'An early text.' })]);
     const removal = index.remove(['phoenix']);
     const again = index.upsert([doc('phoenix', { description: 'Registered again after its removal.' })]);
     await Promise.all([running, waiting, removal, again]);
     // The first two went together; the third waited for the removal.
-    assert.deepEqual(
-      embeddedTexts().map((texts) => texts.length),
-      [2, 1],
-    );
+    assert.deepEqual(callSizes(), [2, 1]);
     const [hit] = await index.search('phoenix', { top: 1, mode: 'lexical' });
     assert.equal(hit?.id, 'phoenix');
     assert.equal((await index.search('removal', { top: 1, mode: 'semantic' }))[0]?.id, 'phoenix');
@@ -80,7 +63,6 @@ describe('coalesced upserts', () => {
 
   it('embeds the next batch while the write before it commits, and ends with the last text of each agent', async () => {
     await index.upsert([doc('kestrel', { description: 'Forecasts wind for sailors.' })]);
-    server.requests.length = 0;
     // The second batch is checked against the stored text while the first (which changes it) is committing: the
     // stored text is the second's, but not for long, so it must be embedded after all.
     const first = index.upsert([doc('kestrel', { description: 'Books ferry crossings between islands.' })]);

@@ -3,17 +3,10 @@
  * matches as well, in every mode, says why, and keeps its demotion across a restart until it is lifted.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createOpenAIEmbeddingProvider } from '@agentry/embeddings';
+import { describe, it } from 'node:test';
 import type { SearchDocument } from '../../src/search/index.js';
-import {
-  createSearchIndex,
-  doc,
-  embeddingsHandler,
-  type LoopbackServer,
-  openTestDatabase,
-  startServer,
-} from './helpers.js';
+import { embeddingSuite } from './embedding-suite.js';
+import { createSearchIndex, doc, openTestDatabase } from './helpers.js';
 
 /** Two agents that say the same thing; only their standing differs. */
 const twin = (id: string, demotion?: SearchDocument['demotion']): SearchDocument => ({
@@ -27,18 +20,11 @@ const twin = (id: string, demotion?: SearchDocument['demotion']): SearchDocument
 const unreachable = { penalty: 1, reasons: ['did not answer its liveness probe at 2026-11-22T00:00:00Z'] };
 
 describe('search demotions', () => {
-  let server: LoopbackServer;
-  before(async () => {
-    server = await startServer(embeddingsHandler(64));
-  });
-  after(() => server.close());
-  const provider = () => createOpenAIEmbeddingProvider({ baseUrl: server.url, model: 'bow' });
+  const suite = embeddingSuite({ dimensions: 64 });
 
   for (const mode of ['hybrid', 'lexical', 'semantic'] as const) {
-    it(`ranks a demoted agent below an equal match (${mode}) and says why`, async () => {
-      const database = await openTestDatabase();
-      try {
-        const index = await createSearchIndex(database.db, provider());
+    it(`ranks a demoted agent below an equal match (${mode}) and says why`, () =>
+      suite.withIndex(async (index) => {
         // The demoted one is written first, so without the demotion it would win the tie.
         await index.upsert([twin('a-dead', unreachable), twin('b-live')]);
         const hits = await index.search('rain forecast', { top: 2, mode });
@@ -49,19 +35,11 @@ describe('search demotions', () => {
         assert.ok(hits[0]!.score > hits[1]!.score);
         assert.ok(hits[1]!.why.includes(`ranked lower: ${unreachable.reasons[0]}`), hits[1]!.why.join(' | '));
         assert.ok(!hits[0]!.why.some((why) => why.startsWith('ranked lower')));
-      } finally {
-        await database.dispose();
-      }
-    });
+      }));
   }
 
-  it('keeps a far better match above a demoted average one', async () => {
-    const database = await openTestDatabase();
-    try {
-      const index = await createSearchIndex(
-        database.db,
-        createOpenAIEmbeddingProvider({ baseUrl: server.url, model: 'bow' }),
-      );
+  it('keeps a far better match above a demoted average one', () =>
+    suite.withIndex(async (index) => {
       const others = Array.from({ length: 20 }, (_, i) =>
         doc(`other-${i}`, { name: `Tool ${i}`, description: `spreadsheet ledger invoice ${i}` }),
       );
@@ -75,20 +53,17 @@ describe('search demotions', () => {
       ]);
       const hits = await index.search('tide tables', { top: 3, mode: 'hybrid' });
       assert.equal(hits[0]?.id, 'exact');
-    } finally {
-      await database.dispose();
-    }
-  });
+    }));
 
   it('keeps demotions across a restart and lifts them when the agent recovers', async () => {
     const first = await openTestDatabase();
-    const index = await createSearchIndex(first.db, provider());
+    const index = await createSearchIndex(first.db, suite.provider());
     await index.upsert([twin('a-dead', unreachable), twin('b-live')]);
     await first.close();
 
     const second = await first.reopen();
     try {
-      const reopened = await createSearchIndex(second.db, provider());
+      const reopened = await createSearchIndex(second.db, suite.provider());
       const before = await reopened.search('rain forecast', { top: 2 });
       assert.deepEqual(
         before.map((hit) => hit.id),

@@ -4,16 +4,9 @@
  * cache, candidates. The real USE-lite model is exercised in use-lite.test.ts.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createOpenAIEmbeddingProvider, type EmbeddingProvider } from '@agentry/embeddings';
-import {
-  createSearchIndex,
-  doc,
-  embeddingsHandler,
-  type LoopbackServer,
-  openTestDatabase,
-  startServer,
-} from './helpers.js';
+import { describe, it } from 'node:test';
+import { embeddingSuite } from './embedding-suite.js';
+import { createSearchIndex, doc } from './helpers.js';
 
 const agents = [
   doc('forecast', { name: 'Forecaster', description: 'rain sun wind outlook', tags: ['weather'] }),
@@ -22,31 +15,19 @@ const agents = [
 ];
 
 describe('search index with an embedding provider', () => {
-  let server: LoopbackServer;
   let failNext = 0;
-  before(async () => {
-    const answer = embeddingsHandler(64);
-    server = await startServer((body, request, response) => {
-      if (failNext > 0) {
-        failNext--;
-        response.writeHead(503, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ error: { message: 'model loading' } }));
-        return;
-      }
-      answer(body, request, response);
-    });
+  const suite = embeddingSuite({
+    dimensions: 64,
+    refuse: () => {
+      if (failNext === 0) return undefined;
+      failNext--;
+      return { status: 503, message: 'model loading' };
+    },
   });
-  after(() => server.close());
+  const { provider, takeTexts: embeddedTexts } = suite;
 
-  const provider = (model = 'bow'): EmbeddingProvider =>
-    createOpenAIEmbeddingProvider({ baseUrl: server.url, model });
-  const embeddedTexts = () =>
-    server.requests.splice(0).flatMap((request) => (JSON.parse(request.body) as { input: string[] }).input);
-
-  it('embeds agents when written and ranks semantically and hybrid', async () => {
-    const database = await openTestDatabase();
-    try {
-      const index = await createSearchIndex(database.db, provider());
+  it('embeds agents when written and ranks semantically and hybrid', () =>
+    suite.withIndex(async (index) => {
       await index.upsert(agents);
       assert.equal(embeddedTexts().length, 3);
       assert.deepEqual(await index.stats(), {
@@ -93,16 +74,10 @@ describe('search index with an embedding provider', () => {
         );
         if (mode !== 'lexical') assert.equal(left.length, 2, mode);
       }
-    } finally {
-      await database.dispose();
-      embeddedTexts();
-    }
-  });
+    }));
 
-  it('embeds a query once (cache), and its clauses too', async () => {
-    const database = await openTestDatabase();
-    try {
-      const index = await createSearchIndex(database.db, provider());
+  it('embeds a query once (cache), and its clauses too', () =>
+    suite.withIndex(async (index) => {
       await index.upsert(agents);
       embeddedTexts();
       await index.search('find rain outlook, then book hotel rooms', { top: 2 });
@@ -116,28 +91,18 @@ describe('search index with an embedding provider', () => {
       assert.deepEqual(embeddedTexts(), []);
       await index.search('flights', { top: 2, mode: 'lexical' });
       assert.deepEqual(embeddedTexts(), []);
-    } finally {
-      await database.dispose();
-    }
-  });
+    }));
 
-  it('embeds a query with its paths made words and named as files', async () => {
-    const database = await openTestDatabase();
-    try {
-      const index = await createSearchIndex(database.db, provider());
+  it('embeds a query with its paths made words and named as files', () =>
+    suite.withIndex(async (index) => {
       await index.upsert(agents);
       embeddedTexts();
       await index.search('keep the outlook in /srv/notes/rain_log.md', { top: 2 });
       assert.deepEqual(embeddedTexts(), ['keep the outlook in srv notes rain log md file']);
-    } finally {
-      await database.dispose();
-    }
-  });
+    }));
 
-  it('keeps vectors across a restart and re-embeds only changed agents', async () => {
-    const database = await openTestDatabase();
-    try {
-      const index = await createSearchIndex(database.db, provider());
+  it('keeps vectors across a restart and re-embeds only changed agents', () =>
+    suite.withIndex(async (index, database) => {
       await index.upsert(agents);
       const before = await index.search('airline tickets', { top: 3 });
       embeddedTexts();
@@ -168,14 +133,10 @@ describe('search index with an embedding provider', () => {
       } finally {
         await reopened.close();
       }
-    } finally {
-      await database.dispose();
-    }
-  });
+    }));
 
-  it('indexes lexically when embedding fails, and embeds later on request', async () => {
-    const database = await openTestDatabase();
-    try {
+  it('indexes lexically when embedding fails, and embeds later on request', () =>
+    suite.withDatabase(async (database) => {
       const errors: unknown[] = [];
       const index = await createSearchIndex(database.db, provider(), {
         onEmbeddingError: (error) => errors.push(error),
@@ -193,15 +154,10 @@ describe('search index with an embedding provider', () => {
       assert.equal((await index.stats()).embedded, 3);
       assert.equal(await index.embedPending(), 0);
       assert.ok((await index.search('cheap flights', { top: 3 }))[0]?.semantic !== undefined);
-    } finally {
-      await database.dispose();
-      embeddedTexts();
-    }
-  });
+    }));
 
-  it('re-embeds everything after a change of model', async () => {
-    const database = await openTestDatabase();
-    try {
+  it('re-embeds everything after a change of model', () =>
+    suite.withDatabase(async (database) => {
       await (await createSearchIndex(database.db, provider('first'))).upsert(agents);
       embeddedTexts();
       const index = await createSearchIndex(database.db, provider('second'));
@@ -214,34 +170,25 @@ describe('search index with an embedding provider', () => {
         provider: 'openai:second',
         dimensions: 64,
       });
-    } finally {
-      await database.dispose();
-    }
-  });
+    }));
 
-  it('embeds at most `limit` waiting agents a call, a batch at a time', async () => {
-    const database = await openTestDatabase();
-    try {
+  it('embeds at most `limit` waiting agents a call, a batch at a time', () =>
+    suite.withDatabase(async (database) => {
       await (await createSearchIndex(database.db, provider('first'))).upsert(agents);
-      server.requests.length = 0;
+      suite.takeInputs();
       const index = await createSearchIndex(database.db, provider('second'));
       assert.equal(await index.embedPending({ batchSize: 1, limit: 2 }), 2);
       assert.deepEqual(
-        server.requests.map((request) => (JSON.parse(request.body) as { input: string[] }).input.length),
+        suite.takeInputs().map((input) => input.length),
         [1, 1],
       );
       assert.equal((await index.stats()).embedded, 2);
       assert.equal(await index.embedPending({ limit: 5 }), 1);
       assert.equal(await index.embedPending(), 0);
-    } finally {
-      await database.dispose();
-      embeddedTexts();
-    }
-  });
+    }));
 
-  it('ranks lexically while the provider cannot embed the query', async () => {
-    const database = await openTestDatabase();
-    try {
+  it('ranks lexically while the provider cannot embed the query', () =>
+    suite.withDatabase(async (database) => {
       const errors: unknown[] = [];
       const index = await createSearchIndex(database.db, provider(), {
         onEmbeddingError: (error) => errors.push(error),
@@ -252,9 +199,5 @@ describe('search index with an embedding provider', () => {
       assert.equal(hits[0]?.id, 'hotels');
       assert.equal(hits[0]?.semantic, undefined);
       assert.equal(errors.length, 1);
-    } finally {
-      await database.dispose();
-      embeddedTexts();
-    }
-  });
+    }));
 });

@@ -5,41 +5,28 @@
  * text by text.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createOpenAIEmbeddingProvider, EmbeddingError } from '@agentry/embeddings';
-import {
-  createSearchIndex,
-  doc,
-  embeddingsHandler,
-  type LoopbackServer,
-  openTestDatabase,
-  startServer,
-} from './helpers.js';
+import { afterEach, describe, it } from 'node:test';
+import { EmbeddingError } from '@agentry/embeddings';
+import { embeddingSuite } from './embedding-suite.js';
+import { doc } from './helpers.js';
 
 describe('texts the embedding provider refuses', () => {
-  let server: LoopbackServer;
   /** What the server answers instead of embeddings: 400 for a batch holding a refused word, 503 while down. */
   let down = false;
   const REFUSED_WORD = 'forbiddenword';
-  before(async () => {
-    const answer = embeddingsHandler(32);
-    server = await startServer((body, request, response) => {
-      const { input } = JSON.parse(body) as { input: string[] };
-      if (down) {
-        response.writeHead(503, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ error: { message: 'model loading' } }));
-      } else if (input.some((text) => text.toLowerCase().includes(REFUSED_WORD))) {
-        response.writeHead(400, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ error: { message: 'input rejected' } }));
-      } else {
-        answer(body, request, response);
-      }
-    });
+  const suite = embeddingSuite({
+    dimensions: 32,
+    refuse: (input) => {
+      if (down) return { status: 503, message: 'model loading' };
+      if (input.some((text) => text.toLowerCase().includes(REFUSED_WORD)))
+        return { status: 400, message: 'input rejected' };
+      return undefined;
+    },
   });
-  after(() => server.close());
-
-  const inputsSent = () =>
-    server.requests.splice(0).map((request) => (JSON.parse(request.body) as { input: string[] }).input);
+  afterEach(() => {
+    down = false;
+  });
+  const inputsSent = suite.takeInputs;
 
   const waiting = [
     doc('ferries', { name: 'Ferries', description: 'ferry crossings and sailings' }),
@@ -49,62 +36,47 @@ describe('texts the embedding provider refuses', () => {
     doc('trams', { name: 'Trams', description: 'tram lines' }),
   ];
 
-  it('embeds every other waiting agent, reports the refused one, and does not offer it again', async () => {
-    const database = await openTestDatabase();
+  it('embeds every other waiting agent, reports the refused one, and does not offer it again', () => {
     const errors: unknown[] = [];
-    try {
-      const index = await createSearchIndex(
-        database.db,
-        createOpenAIEmbeddingProvider({ baseUrl: server.url, model: 'bow' }),
-        { onEmbeddingError: (error) => errors.push(error) },
-      );
-      down = true;
-      await index.upsert(waiting);
-      down = false;
-      inputsSent();
-      errors.length = 0;
+    return suite.withIndex(
+      async (index) => {
+        down = true;
+        await index.upsert(waiting);
+        down = false;
+        inputsSent();
+        errors.length = 0;
 
-      assert.equal(await index.embedPending({ batchSize: 8 }), 4);
-      assert.equal((await index.stats()).embedded, 4);
-      assert.equal(errors.length, 1);
-      assert.ok(errors[0] instanceof EmbeddingError);
-      assert.match((errors[0] as Error).message, /refused the text of agent poison/);
-      assert.equal((errors[0] as EmbeddingError).status, 400);
-      const semantic = await index.search('railway platforms', { top: 1, mode: 'semantic' });
-      assert.equal(semantic[0]?.id, 'trains');
-      // Still found by its words.
-      const lexical = await index.search(REFUSED_WORD, { top: 1, mode: 'lexical' });
-      assert.equal(lexical[0]?.id, 'poison');
+        assert.equal(await index.embedPending({ batchSize: 8 }), 4);
+        assert.equal((await index.stats()).embedded, 4);
+        assert.equal(errors.length, 1);
+        assert.ok(errors[0] instanceof EmbeddingError);
+        assert.match((errors[0] as Error).message, /refused the text of agent poison/);
+        assert.equal((errors[0] as EmbeddingError).status, 400);
+        const semantic = await index.search('railway platforms', { top: 1, mode: 'semantic' });
+        assert.equal(semantic[0]?.id, 'trains');
+        // Still found by its words.
+        const lexical = await index.search(REFUSED_WORD, { top: 1, mode: 'lexical' });
+        assert.equal(lexical[0]?.id, 'poison');
 
-      inputsSent();
-      assert.equal(await index.embedPending(), 0);
-      assert.deepEqual(inputsSent(), [], 'the refused text is not sent again');
+        inputsSent();
+        assert.equal(await index.embedPending(), 0);
+        assert.deepEqual(inputsSent(), [], 'the refused text is not sent again');
 
-      // A new text for the agent is tried.
-      await index.upsert([doc('poison', { name: 'Odd one', description: 'harbour pilots' })]);
-      assert.equal((await index.stats()).embedded, 5);
-    } finally {
-      down = false;
-      await database.dispose();
-    }
+        // A new text for the agent is tried.
+        await index.upsert([doc('poison', { name: 'Odd one', description: 'harbour pilots' })]);
+        assert.equal((await index.stats()).embedded, 5);
+      },
+      { onEmbeddingError: (error) => errors.push(error) },
+    );
   });
 
-  it('sends one request, not one per text, while the provider fails whatever the texts', async () => {
-    const database = await openTestDatabase();
-    try {
-      const index = await createSearchIndex(
-        database.db,
-        createOpenAIEmbeddingProvider({ baseUrl: server.url, model: 'bow' }),
-      );
+  it('sends one request, not one per text, while the provider fails whatever the texts', () =>
+    suite.withIndex(async (index) => {
       down = true;
       await index.upsert(waiting);
       inputsSent();
       await assert.rejects(index.embedPending({ batchSize: 8 }), EmbeddingError);
       assert.equal(inputsSent().length, 1);
       assert.equal((await index.stats()).embedded, 0);
-    } finally {
-      down = false;
-      await database.dispose();
-    }
-  });
+    }));
 });
