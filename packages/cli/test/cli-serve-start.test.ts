@@ -72,6 +72,47 @@ describe('agentry serve on a port in use', () => {
   });
 });
 
+describe('agentry serve with a flag it cannot use', () => {
+  test('is a usage error naming the flag, before any database is made', async () => {
+    const database = join(dir, 'refused.db');
+    for (const [args, env, message] of [
+      // TEST-NET-1: an address no machine of this test has.
+      [
+        ['--hostname', '192.0.2.1'],
+        {},
+        /^agentry: --hostname 192\.0\.2\.1 is not an address of this machine/,
+      ],
+      [['--import-interval', '5'], {}, /^agentry: --import-interval is for --import <registry-url\.\.\.>/],
+      [
+        ['--import', 'https://registry.example.com', '--import-interval', 'hourly'],
+        {},
+        /^agentry: --import-interval must be a number of minutes, at least 1, not "hourly"/,
+      ],
+      [
+        ['--database', 'mysql://db.example.com/agentry'],
+        {},
+        /^agentry: --database must be a postgres:\/\/ URL, a sqlite: URL or a SQLite file path, not a mysql: URL/,
+      ],
+      [
+        [],
+        { DATABASE_URL: 'mysql://db.example.com/agentry' },
+        /^agentry: DATABASE_URL must be a postgres:\/\/ URL/,
+      ],
+    ] as const) {
+      const withDb = args.includes('--database') || 'DATABASE_URL' in env ? [] : ['--db', database];
+      const run = await agentryAsync(['serve', '--port', '0', '--embeddings', 'none', ...withDb, ...args], {
+        AGENTRY_ADMIN_TOKEN: '',
+        ...env,
+      });
+      assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, message);
+      assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+      assert.equal(run.stdout, '');
+    }
+    assert.equal(existsSync(database), false, 'no database file is created');
+  });
+});
+
 describe('agentry token', () => {
   test("the first start's admin token line names the command that replaces the token, which does", async () => {
     const cwd = mkdtempSync(join(dir, 'first-start-'));
@@ -100,6 +141,10 @@ describe('agentry token', () => {
       const run = await agentryIn(cwd, named[1]!.split(' ').slice(1));
       assert.equal(run.status, 0, run.stderr);
       assert.match(run.stdout, /^agentry: admin token in first\.db \(shown once; keep it\): agentry_/);
+      // --database takes the same file as a sqlite: URL, as its --help says.
+      const viaUrl = await agentryIn(cwd, ['token', '--database', 'sqlite:first.db', '--role', 'client']);
+      assert.equal(viaUrl.status, 0, viaUrl.stderr);
+      assert.match(viaUrl.stdout, /^agentry: client token in first\.db \(shown once; keep it\): agentry_/);
     } finally {
       child.kill('SIGINT');
       assert.equal(await exited, 0);

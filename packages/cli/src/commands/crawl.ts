@@ -63,7 +63,7 @@ export function registerCrawl(program: Command): void {
     .option('--concurrency <n>', 'origins crawled at once', '16')
     .option(
       '--embeddings <kind>',
-      'how crawled agents are indexed for semantic search: use-lite (default, as agentry serve), openai or none',
+      'how crawled agents are indexed for semantic search: use-lite, openai or none (default: AGENTRY_EMBEDDINGS, else use-lite, as agentry serve)',
     )
     .option('--no-liveness', 'do not probe whether the crawled agents answer')
     .option(
@@ -74,7 +74,7 @@ export function registerCrawl(program: Command): void {
   addNetworkOptions(addCrawlLimitOptions(command))
     .addHelpText(
       'after',
-      '\nOrigins named on the command line are crawled now, each of their documents asked for again (conditional\nrequests). Those of --from are crawled as they fall due: one with nothing due is reported "skipped: not due\nuntil …" (--force crawls them all now).\n\nExit status: 0 every origin was crawled (here, or by another crawler that took it over) or not due,\n1 some could not be (unreachable, refused, failed), 2 usage error.\n\nExamples:\n  agentry crawl https://agents.example.com api.example.org\n  agentry crawl --from origins.txt --db registry.db --concurrency 64 --embeddings none\n  agentry crawl http://localhost:8080 --allow-http --allow-private-network',
+      '\nOrigins named on the command line are crawled now, each of their documents asked for again (conditional\nrequests). Those of --from are crawled as they fall due: one with nothing due is reported "skipped <origin>\nnot due until <time>" (--force crawls them all now).\n\nExit status: 0 every origin was crawled (here, or by another crawler that took it over) or not due,\n1 some could not be (unreachable, refused, failed, removed meanwhile, interrupted), 2 usage error.\n\nExamples:\n  agentry crawl https://agents.example.com api.example.org\n  agentry crawl --from origins.txt --db registry.db --concurrency 64 --embeddings none\n  agentry crawl http://localhost:8080 --allow-http --allow-private-network',
     )
     .action(async (args: string[], options: CrawlCommandOptions) => {
       const { origins, named } = await originsOf(args, options.from);

@@ -50,7 +50,7 @@ export function registerImport(program: Command): void {
     .option(...DATABASE_OPTION)
     .option(
       '--embeddings <kind>',
-      'how imported agents are indexed for semantic search: use-lite (default, as agentry serve), openai or none',
+      'how imported agents are indexed for semantic search: use-lite, openai or none (default: AGENTRY_EMBEDDINGS, else use-lite, as agentry serve)',
     )
     .option('--json', 'print the summary as JSON');
   addNetworkOptions(command)

@@ -48,12 +48,14 @@ interface ServeCommandOptions extends CrawlLimitFlags, NetworkOptions, TlsOption
 const DEFAULT_PORT = 7420;
 /** Seconds requests in flight have to finish once the server is told to stop. */
 const DEFAULT_SHUTDOWN_TIMEOUT = 10;
+/** Minutes between two imports of an `--import` registry. */
+const DEFAULT_IMPORT_INTERVAL_MINUTES = 60;
 
 export function registerServe(program: Command): void {
   program
     .command('serve')
     .description(
-      'run the registry: AIDIP API, hybrid search, intent resolution, gateway and web page (SQLite)',
+      'run the registry: AIDIP API, hybrid search, intent resolution, gateway and web page (SQLite, or PostgreSQL with --database)',
     )
     .option(
       '-p, --port <port>',
@@ -64,7 +66,7 @@ export function registerServe(program: Command): void {
     .option(...DATABASE_OPTION)
     .option(
       '--embeddings <kind>',
-      'semantic search: use-lite (bundled model), openai (AGENTRY_OPENAI_BASE_URL, AGENTRY_OPENAI_MODEL, AGENTRY_OPENAI_API_KEY) or none',
+      'semantic search: use-lite (bundled model), openai (AGENTRY_OPENAI_BASE_URL, AGENTRY_OPENAI_MODEL, AGENTRY_OPENAI_API_KEY) or none (default: AGENTRY_EMBEDDINGS, else use-lite)',
     )
     .option(
       '--public-url <url>',
@@ -78,7 +80,10 @@ export function registerServe(program: Command): void {
       '--import <registry-url...>',
       'mirror these registries (the official MCP Registry, or Agentry registries): imported at start, then every --import-interval (see agentry import)',
     )
-    .option('--import-interval <minutes>', 'minutes between imports of each --import registry', '60')
+    .option(
+      '--import-interval <minutes>',
+      `minutes between imports of each --import registry (default: ${DEFAULT_IMPORT_INTERVAL_MINUTES})`,
+    )
     .option(
       '--rate-limit-redis <url>',
       'keep rate limits in this Redis (redis://host:port), shared by every replica that names it (default: AGENTRY_RATE_LIMIT_REDIS, else in this process)',
@@ -95,7 +100,7 @@ export function registerServe(program: Command): void {
     .option('--json', 'print where it listens (and the admin token, when new) as one JSON line')
     .addHelpText(
       'after',
-      '\nThe admin token is printed once, on the first start (or set AGENTRY_ADMIN_TOKEN); lost, agentry token --db\n<file> --role admin makes a new one. The server runs until interrupted (Ctrl-C, or SIGTERM): it then answers\n/readyz 503, stops accepting connections, lets requests in flight finish (up to --shutdown-timeout seconds),\nstops crawling, embedding and imports, and closes the database cleanly.\n\nExamples:\n  agentry serve\n  agentry serve --port 8080 --db /var/lib/agentry/registry.db --embeddings none\n  agentry serve --demo\n  agentry serve --import https://registry.modelcontextprotocol.io --import-interval 30',
+      '\nThe admin token is printed once, on the first start (or set AGENTRY_ADMIN_TOKEN); lost, agentry token --db\n<file> --role admin makes a new one. The server runs until interrupted (Ctrl-C, or SIGTERM): it then answers\n/readyz 503, stops accepting connections, lets requests in flight finish (up to --shutdown-timeout seconds),\nstops crawling, embedding and imports, and closes the database cleanly.\n\nExit status: 0 stopped by a signal and closed cleanly, 2 usage error (a wrong flag, a port in use, a database\nthat cannot be opened).\n\nExamples:\n  agentry serve\n  agentry serve --port 8080 --db /var/lib/agentry/registry.db --embeddings none\n  agentry serve --demo\n  agentry serve --import https://registry.modelcontextprotocol.io --import-interval 30',
     )
     .action(async (options: ServeCommandOptions) => {
       const env = environmentSettings();
@@ -111,8 +116,15 @@ export function registerServe(program: Command): void {
         registryOptions.rateLimitStore = { kind: 'redis', url: rateLimitRedis };
 
       let imports: { sources: string[]; intervalMs: number } | undefined;
-      if (options.import !== undefined && options.import.length > 0) {
-        const minutes = Number(options.importInterval);
+      if (options.import === undefined || options.import.length === 0) {
+        // An interval alone mirrors nothing: said, rather than ignored.
+        if (options.importInterval !== undefined) {
+          throw new UsageError(
+            '--import-interval is for --import <registry-url...>: name the registries to mirror',
+          );
+        }
+      } else {
+        const minutes = Number(options.importInterval ?? DEFAULT_IMPORT_INTERVAL_MINUTES);
         if (!Number.isFinite(minutes) || minutes < 1) {
           throw new UsageError(
             `--import-interval must be a number of minutes, at least 1, not "${options.importInterval}"`,

@@ -55,14 +55,39 @@ export const DATABASE_OPTION = [
 
 /**
  * The database a command opens: `--database`, else `--db`, else DATABASE_URL, else AGENTRY_DB, else ./agentry.db.
- * A `postgres://` URL is PostgreSQL; anything else is a SQLite file.
+ * A `postgres://` URL is PostgreSQL; a `sqlite:` URL (of `--database` or DATABASE_URL) is given as its file path,
+ * which is what the registry and the commands that look at the file take; anything else is a SQLite file.
  */
 export function databaseFrom(env: EnvSettings, flags: { db?: string; database?: string }): string {
   if (flags.database !== undefined && flags.db !== undefined) {
     throw new UsageError('pass --database or --db, not both');
   }
-  // The environment's (settingsFromEnv): DATABASE_URL, else AGENTRY_DB.
-  return flags.database ?? flags.db ?? env.options.databasePath ?? 'agentry.db';
+  if (flags.database !== undefined) return databaseUrlTarget(flags.database, '--database');
+  if (flags.db !== undefined) return flags.db;
+  // The environment's (settingsFromEnv): DATABASE_URL (a URL or a file), else AGENTRY_DB (a file).
+  const fromEnv = env.options.databasePath;
+  if (fromEnv === undefined) return 'agentry.db';
+  return process.env['DATABASE_URL']?.trim() ? databaseUrlTarget(fromEnv, 'DATABASE_URL') : fromEnv;
+}
+
+/**
+ * A database URL as the registry opens it: a PostgreSQL URL or a path as it is, a `sqlite:` URL as its path
+ * (`sqlite:///var/lib/agentry.db`, `sqlite:registry.db`). Another scheme (mysql://…) is a usage error naming
+ * `source`, rather than a file of that name the registry would try to create.
+ */
+function databaseUrlTarget(value: string, source: string): string {
+  // Two letters at least, so that a Windows drive (C:\…) is a path.
+  const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(value)?.[1]?.toLowerCase();
+  if (scheme === undefined || scheme === 'postgres' || scheme === 'postgresql') return value;
+  if (scheme === 'sqlite') {
+    const rest = value.slice('sqlite:'.length);
+    const path = rest.startsWith('//') ? rest.slice(2) : rest;
+    if (path === '') throw new UsageError(`${source} ${value} names no file`);
+    return path;
+  }
+  throw new UsageError(
+    `${source} must be a postgres:// URL, a sqlite: URL or a SQLite file path, not a ${scheme}: URL`,
+  );
 }
 
 /**

@@ -24,13 +24,7 @@ export async function listeningServer(
   const server = tls === undefined ? createServer() : (createHttpsServer(tls) as unknown as Server);
   const scheme = tls === undefined ? 'http' : 'https';
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new UsageError(`port ${port} is in use on ${hostname}: pick another with --port`)
-          : error,
-      ),
-    );
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, port, hostname)));
     server.listen(port, hostname, () => resolve());
   });
   const address = server.address();
@@ -39,6 +33,29 @@ export async function listeningServer(
       ? `${scheme}://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
       : `${scheme}://${hostname}:${port}`;
   return { server, url };
+}
+
+/** Why a server could not listen, as a usage error naming the flag to change when it is one; else `error` itself. */
+function listenError(error: NodeJS.ErrnoException, port: number, hostname: string): Error {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new UsageError(`port ${port} is in use on ${hostname}: pick another with --port`);
+    case 'EACCES':
+      return new UsageError(
+        `port ${port} on ${hostname} needs privileges this user lacks: pick another with --port`,
+      );
+    case 'EADDRNOTAVAIL':
+      return new UsageError(
+        `--hostname ${hostname} is not an address of this machine: pass one of its own (127.0.0.1, 0.0.0.0 for all)`,
+      );
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new UsageError(
+        `--hostname ${hostname} does not resolve to an address: pass an address of this machine (127.0.0.1, 0.0.0.0 for all)`,
+      );
+    default:
+      return error;
+  }
 }
 
 /** Resolves on the first SIGINT or SIGTERM, so the command can close its servers and database cleanly. */
