@@ -40,7 +40,8 @@ describe('agentry migrate refuses', () => {
       change(url);
       return url.href;
     };
-    const cases: Array<[string, string[], RegExp]> = [
+    // What, the arguments, the one line expected, and the environment (by default no DATABASE_URL nor AGENTRY_DB).
+    const cases: Array<[string, string[], RegExp, Record<string, string>?]> = [
       [
         'missing source',
         ['--from', join(dir.path, 'missing.db'), '--database', target.url],
@@ -64,13 +65,26 @@ describe('agentry migrate refuses', () => {
         /^agentry: PostgreSQL on 127\.0\.0\.1:5432 refused the login of user "agentry_no_such_user" .*--database/,
       ],
       [
+        'a target that is a SQLite file',
+        ['--from', source, '--database', 'sqlite:other.db'],
+        /^agentry: --database must be a postgres:\/\/ URL \(the database the registry moves into\), not sqlite:other\.db$/,
+      ],
+      [
+        'a SQLite DATABASE_URL (the one serve uses), without --database',
+        ['--from', source],
+        /^agentry: DATABASE_URL must be a postgres:\/\/ URL \(the database the registry moves into\), not /,
+        { DATABASE_URL: source },
+      ],
+      [
         'a target that is not empty',
         ['--from', source, '--database', target.url],
         /^agentry: the database --database names already holds rows \(.*tokens.*\): pass --replace/,
       ],
     ];
     const runs = await Promise.all(
-      cases.map(([, args]) => agentryAsync(['migrate', ...args], { DATABASE_URL: '', AGENTRY_DB: '' })),
+      cases.map(([, args, , env]) =>
+        agentryAsync(['migrate', ...args], { DATABASE_URL: '', AGENTRY_DB: '', ...env }),
+      ),
     );
     cases.forEach(([what, , message], i) => {
       const run = runs[i]!;

@@ -55,7 +55,11 @@ export function registerMigrate(program: Command): void {
         );
       }
       if (!/^postgres(ql)?:\/\//i.test(database)) {
-        throw new UsageError(`--database must be a postgres:// URL, not ${printableDatabase(database)}`);
+        // DATABASE_URL may name the SQLite file serve uses; then it is what to fix, not a flag never passed.
+        const source = options.database === undefined ? 'DATABASE_URL' : '--database';
+        throw new UsageError(
+          `${source} must be a postgres:// URL (the database the registry moves into), not ${printableDatabase(database)}`,
+        );
       }
       const started = performance.now();
       const progress = progressReporter();
