@@ -1,8 +1,10 @@
 // Try it: an operation called through the registry's gateway (POST /agents/{id}/invoke with {operation, input}),
-// its answer shown as it arrives: JSON, a stream of events, or a deferred task polled until it finishes.
+// its answer shown as it arrives: JSON, a stream of events, or a deferred task (its state while the gateway waits
+// for it, then its output).
 import { apiAgentPath, authHeaders, credentials, problemText } from './api.js';
 import { h } from './dom.js';
 import { inputForm } from './schema.js';
+import { sseReader } from './sse.js';
 
 const NEEDS_CONFIRMATION = new Set(['destructive', 'irreversible']);
 
@@ -10,6 +12,10 @@ export function tryPanel(agent, operation) {
   const form = inputForm(operation.inputs ?? operation.input_schema ?? {});
   const output = h('pre', { class: 'document output', tabindex: '0', 'aria-label': 'Output', hidden: true });
   const outcome = h('p', { class: 'outcome', role: 'status', 'aria-live': 'polite' });
+  // A deferred task's state, announced when it changes; how often it was checked beside it, not announced.
+  const taskState = h('span', { class: 'task-state', role: 'status', 'aria-live': 'polite' });
+  const taskChecks = h('span', { class: 'hint' });
+  const task = h('p', { class: 'task' }, taskState, ' ', taskChecks);
   const stored = credentials.agent();
   const keyInput = h('input', {
     type: 'password',
@@ -44,6 +50,7 @@ export function tryPanel(agent, operation) {
         ? undefined
         : h('span', { class: 'hint' }, 'Calling needs a registry token: set one under “Access token”.'),
     ),
+    task,
     outcome,
     output,
   );
@@ -67,7 +74,13 @@ export function tryPanel(agent, operation) {
     }
     run.disabled = true;
     try {
-      await invoke(agent, operation, input, confirm, { output, outcome, keyKind, keyInput });
+      await invoke(agent, operation, input, confirm, {
+        output,
+        outcome,
+        task: { node: task, state: taskState, checks: taskChecks },
+        keyKind,
+        keyInput,
+      });
     } finally {
       run.disabled = false;
     }
@@ -81,6 +94,7 @@ async function invoke(agent, operation, input, confirm, ui) {
   output.textContent = '';
   outcome.className = 'outcome';
   outcome.textContent = 'Calling…';
+  showTask(ui.task, undefined);
   const headers = authHeaders({
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
@@ -112,16 +126,7 @@ async function invoke(agent, operation, input, confirm, ui) {
   }
   const type = response.headers.get('content-type') ?? '';
   if (type.includes('text/event-stream') && response.body) {
-    outcome.textContent = `HTTP ${response.status}: streaming…`;
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      output.textContent += value;
-    }
-    const failed = /^event: error$/m.test(output.textContent);
-    outcome.className = failed ? 'outcome error' : 'outcome ok';
-    outcome.textContent = `HTTP ${response.status}: stream ended${failed ? ' with an error' : ''} after ${elapsed(started)}.`;
+    await showEvents(response, ui, started);
     return;
   }
   if (response.status === 202 && response.headers.get('location')) {
@@ -129,6 +134,70 @@ async function invoke(agent, operation, input, confirm, ui) {
     return;
   }
   await showAnswer(response, ui, started);
+}
+
+/**
+ * A stream of events as it arrives. Events are shown as sent, except a deferred task's: while the gateway waits
+ * for the task, `task` events say it is working (shown in the task line), and its `result` (or `error`) is the
+ * output, shown as JSON.
+ */
+async function showEvents(response, ui, started) {
+  const { output, outcome } = ui;
+  outcome.textContent = `HTTP ${response.status}: streaming…`;
+  const events = sseReader();
+  let task;
+  let last;
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    for (const event of events.push(value)) {
+      if (event.event === 'task') {
+        task = { ...event.data, status: 'working' };
+        showTask(ui.task, task);
+        const waiting = `HTTP ${response.status}: waiting for the deferred task…`;
+        if (outcome.textContent !== waiting) outcome.textContent = waiting;
+        continue;
+      }
+      last = event;
+      if (task === undefined) output.textContent += event.raw;
+    }
+  }
+  output.textContent += events.rest();
+  const failed =
+    last?.event === 'error' || (task === undefined && /^event: error$/m.test(output.textContent));
+  outcome.className = failed ? 'outcome error' : 'outcome ok';
+  if (task === undefined) {
+    outcome.textContent = `HTTP ${response.status}: stream ended${failed ? ' with an error' : ''} after ${elapsed(started)}.`;
+    return;
+  }
+  const answered = last?.event === 'result' || last?.event === 'error';
+  const status = failed ? 'failed' : answered ? 'completed' : 'unknown';
+  // A completed task's result came from one more check than the last `task` event counted.
+  showTask(ui.task, { ...task, status, polls: Number(task.polls ?? 0) + (status === 'completed' ? 1 : 0) });
+  if (answered) output.textContent = JSON.stringify(last.data, null, 2);
+  const detail =
+    failed && typeof last?.data === 'object' ? `: ${problemText(last.data, response.status)}` : '';
+  outcome.textContent = answered
+    ? `HTTP ${response.status}: task ${failed ? 'failed' : 'completed'} after ${elapsed(started)}${detail}.`
+    : `HTTP ${response.status}: the stream ended before the task did, after ${elapsed(started)}.`;
+  if (!answered) outcome.className = 'outcome error';
+}
+
+/** The task line: `Task <id>: <status>` (announced) and how often the gateway has checked it; empty for none. */
+function showTask(ui, task) {
+  if (task === undefined) {
+    ui.node.removeAttribute('data-state');
+    ui.state.textContent = '';
+    ui.checks.textContent = '';
+    return;
+  }
+  ui.node.dataset.state = task.status;
+  const said = `Task ${task.id ?? '(no id)'}: ${task.status === 'unknown' ? 'state unknown' : task.status}`;
+  if (ui.state.textContent !== said) ui.state.textContent = said;
+  const polls = Number(task.polls ?? 0);
+  ui.checks.textContent =
+    polls === 0 ? '(not checked yet)' : `(checked ${polls} time${polls === 1 ? '' : 's'})`;
 }
 
 async function poll(location, headers, ui, started) {

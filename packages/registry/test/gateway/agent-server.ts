@@ -71,8 +71,8 @@ export async function startAgentServer(options: { tls?: boolean } = {}): Promise
   };
 }
 
-/** A CA and a certificate it signs for 127.0.0.1. */
-async function tlsMaterial(): Promise<{ ca: string; key: string; cert: string }> {
+/** A throwaway CA and a certificate it signs for 127.0.0.1 (other loopback HTTPS servers of the tests use it too). */
+export async function tlsMaterial(): Promise<{ ca: string; key: string; cert: string }> {
   const notAfterDate = new Date(Date.now() + 24 * 3600 * 1000);
   const ca = await generate([{ name: 'commonName', value: `Registry test CA ${randomUUID()}` }], {
     keyType: 'ec',

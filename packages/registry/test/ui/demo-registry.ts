@@ -1,20 +1,24 @@
 /**
  * The registry the web app's browser test and its screenshots use: a real registry on loopback with a translator
  * served by a real agent behind the gateway (an operation whose input has a string, an enum, a boolean and a
- * number, and one that streams), a weather agent, a tide agent registered as a signed A2A card, an agent whose description carries HTML,
- * one the safety scan flags, 25 fillers (two pages of results), one restricted to the group `team`, and a currency
+ * number, and one that streams), a report builder served by a real `@agentry/host` whose operation runs as a deferred
+ * task (registered as the WoA document the host serves), a weather agent, a tide agent registered as a signed A2A
+ * card, an agent whose description carries HTML, one the safety scan flags, 25 fillers (two pages of results), one restricted to the group `team`, and a currency
  * converter imported from a second registry (with a second import that fails: nothing answers there).
  */
 import assert from 'node:assert/strict';
 import { createSecureFetcher } from '@agentry/client';
 import { type AgentServer, sendJson, startAgentServer } from '../gateway/agent-server.js';
 import { aidipAgent, startRegistry, type TestRegistry } from '../support.js';
+import { type ReportHost, startReportHost } from './demo-host.js';
 
 /** A registry the demo is told to import that nothing answers at (port 9 is discard; nothing listens here). */
 export const UNREACHABLE_REGISTRY = 'http://127.0.0.1:9';
 
 export interface DemoRegistry {
   agentServer: AgentServer;
+  /** The host of the report builder (`reports`), whose `build` is a deferred task. */
+  reportHost: ReportHost;
   registry: TestRegistry;
   /** A client token (no groups): enough to call agents through the gateway. */
   clientToken: string;
@@ -24,6 +28,8 @@ export interface DemoRegistry {
   upstreamUrl: string;
   /** Lets the translator's `spell` stream go on past its first letter. */
   releaseSpelling(): void;
+  /** Lets the report builder's deferred task complete. */
+  finishReport(): void;
   close(): Promise<void>;
 }
 
@@ -107,7 +113,12 @@ export async function startDemoRegistry(): Promise<DemoRegistry> {
       translated: `[${input.target}${input.formal === true ? ', formal' : ''}] ${input.text}`,
     });
   });
-  const fetcher = createSecureFetcher({ allowPrivateNetwork: true, cache: false, ca: agentServer.ca! });
+  const reportHost = await startReportHost();
+  const fetcher = createSecureFetcher({
+    allowPrivateNetwork: true,
+    cache: false,
+    ca: [agentServer.ca!, reportHost.ca],
+  });
   // Another registry this one mirrors (an imported agent), and one that is not there (a failed import).
   const upstream = await startRegistry();
   const upstreamPublisher = await upstream.token('publisher', { publisher: 'globex' });
@@ -136,6 +147,9 @@ export async function startDemoRegistry(): Promise<DemoRegistry> {
     assert.equal(answer.status, 201, answer.text);
   };
   await register(translatorDocument(`${agentServer.origin}/translate`));
+  // The host's own description of its agents, as a publisher would register it.
+  const served = await fetcher.fetch(`${reportHost.url}/.well-known/woa.json`);
+  await register(await served.response.json());
   await register(
     aidipAgent({
       id: 'weather',
@@ -191,7 +205,9 @@ export async function startDemoRegistry(): Promise<DemoRegistry> {
     agentServer,
     registry,
     upstreamUrl: upstream.url,
+    reportHost,
     releaseSpelling: () => releaseSpelling(),
+    finishReport: () => reportHost.finishReport(),
     clientToken: (await registry.token('client')).token,
     restrictedToken: (await registry.token('client', { groups: ['team'] })).token,
     async close() {
@@ -200,6 +216,7 @@ export async function startDemoRegistry(): Promise<DemoRegistry> {
       await importFetcher.close();
       await fetcher.close();
       await agentServer.close();
+      await reportHost.close();
     },
   };
 }

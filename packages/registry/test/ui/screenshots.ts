@@ -2,6 +2,7 @@
  * Screenshots of the web app for docs/web.md, at desktop (1280 px) and phone (390 px) width, taken from the same
  * demo registry the browser test drives: `npx tsx packages/registry/test/ui/screenshots.ts` (Debian's chromium).
  * Writes docs/images/web-<page>-<desktop|phone>.png, and -dark variants of the search and agent pages at desktop width.
+ * Names given after the script take only those shots (`… screenshots.ts task`), leaving the other images as they are.
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +60,20 @@ const shots: Array<{
     },
   },
   {
+    name: 'task',
+    path: '/app/agents/reports?try=build',
+    token: demo.clientToken,
+    act: async (page) => {
+      const build = page.locator('[data-operation="build"]');
+      await build.getByLabel(/^quarter/).selectOption({ label: 'Q3' });
+      await build.locator('button:has-text("Run")').click();
+      await build.locator('.task[data-state="working"]').waitFor();
+      demo.finishReport();
+      await build.locator('.outcome.ok').waitFor();
+      await build.locator('.output').scrollIntoViewIfNeeded();
+    },
+  },
+  {
     name: 'stream',
     path: '/app/agents/translator?try=spell',
     token: demo.clientToken,
@@ -84,6 +99,11 @@ const shots: Array<{
   { name: 'empty', path: '/?q=zzzqqq' },
 ];
 
+const only = process.argv.slice(2);
+const unknown = only.filter((name) => !shots.some((shot) => shot.name === name));
+if (unknown.length > 0) throw new Error(`no such shot: ${unknown.join(', ')}`);
+const taken = only.length === 0 ? shots : shots.filter((shot) => only.includes(shot.name));
+
 for (const [device, width, height] of [
   ['desktop', 1280, 860],
   ['phone', 390, 844],
@@ -91,7 +111,7 @@ for (const [device, width, height] of [
   for (const scheme of ['light', 'dark'] as const) {
     const context = await browser.newContext({ viewport: { width, height }, colorScheme: scheme });
     const page = await context.newPage();
-    for (const shot of shots) {
+    for (const shot of taken) {
       if (scheme === 'dark' && (device === 'phone' || !['search', 'agent'].includes(shot.name))) continue;
       if (shot.token !== undefined) await withToken(page, shot.token);
       await page.goto(`${registry.url}${shot.path}`);

@@ -1,7 +1,8 @@
 /**
  * The registry's web app in a real browser (Debian's headless Chromium driven by playwright-core) against a real
  * registry and a real agent on loopback behind its gateway. The journeys a new user takes: search → filter by a
- * facet → the agent's page → try an operation → its output; a shared agent link and Back; resolve an intent → the
+ * facet → the agent's page → try an operation → its output (a stream's events as they arrive; a deferred task's
+ * state while it works, then its output); a shared agent link and Back; resolve an intent → the
  * call to make → try it; the operator console with an admin token; a phone-width screen; and axe-core's
  * accessibility rules in the light and the dark scheme. Agent text stays text: HTML in a description never runs.
  */
@@ -209,6 +210,32 @@ describe('the web app', () => {
     await forget.locator('button:has-text("Run")').click();
     await forget.locator('.outcome.ok').waitFor();
     assert.equal(agentServer.requests.length, before + 1);
+  });
+
+  test("a deferred task's state shows while it works, then its output", async () => {
+    // The report builder is a real @agentry/host whose `build` runs as a deferred task (202, then polled).
+    await page.goto(`${registry.url}/?q=sales+report+of+a+quarter`);
+    await page.locator('#results > li[data-agent-id="reports"] a.open').click();
+    await page.locator('h1', { hasText: /^Report Builder$/ }).waitFor();
+    const build = page.locator('.operation[data-operation="build"]');
+    await build.locator('summary:has-text("Try it")').click();
+    await build.getByLabel(/^quarter/).selectOption({ label: 'Q3' });
+    await build.locator('button:has-text("Run")').click();
+    // While the task works: its id and state in the task line (a live region), no output yet.
+    const state = build.locator('.task-state[role="status"]');
+    await build.locator('.task[data-state="working"]').waitFor();
+    const working = (await state.textContent()) ?? '';
+    const id = /^Task ([0-9a-f-]{36}): working$/.exec(working)?.[1];
+    assert.ok(id !== undefined, working);
+    await build.locator('.outcome', { hasText: 'waiting for the deferred task' }).waitFor();
+    assert.equal(await build.locator('.output').textContent(), '');
+    demo.finishReport();
+    // Then the same task completed, and its output as JSON (the task events are not part of it).
+    await build.locator('.task[data-state="completed"]').waitFor();
+    assert.equal(await state.textContent(), `Task ${id}: completed`);
+    await build.locator('.outcome.ok', { hasText: 'task completed' }).waitFor();
+    const output = (await build.locator('.output').textContent()) ?? '';
+    assert.deepEqual(JSON.parse(output), { report: 'Sales report for Q3', pages: 12 });
   });
 
   test('the keyboard alone finds an agent and scrolls its document', async () => {
@@ -459,6 +486,7 @@ describe('the web app', () => {
         '/?q=translate',
         '/app/agents/translator',
         '/app/agents/pushy',
+        '/app/agents/reports',
         '/app/resolve?intent=translate+text+into+french',
         '/app/operate',
         '/?q=zzzqqq',
@@ -469,6 +497,15 @@ describe('the web app', () => {
         await checked.waitForLoadState('networkidle');
         if (path.startsWith('/app/agents/'))
           await checked.locator('.operation summary:has-text("Try it")').first().click();
+        if (path === '/app/agents/reports') {
+          // The task line and the output of a deferred task that completed.
+          await checked.getByLabel(/^quarter/).selectOption({ label: 'Q1' });
+          await checked.locator('button:has-text("Run")').click();
+          await checked.locator('.task[data-state="working"]').waitFor();
+          demo.finishReport();
+          await checked.locator('.task[data-state="completed"]').waitFor();
+          await checked.locator('.outcome.ok').waitFor();
+        }
         await checked.addScriptTag({ path: AXE_SOURCE });
         const violations = await checked.evaluate<
           Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>
