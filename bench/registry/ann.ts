@@ -14,8 +14,9 @@
  * and the parent prints recall@10 of the index's hits against the exact ones, hybrid and semantic.
  *
  *   npm run bench:registry-ann -- [--agents 10000,100000] [--searches 200] [--approximate-from 50000]
- *     [--probes <n>] [--keep <dir>] [--preloaded]
+ *     [--probes <n>] [--keep <dir>] [--preloaded] [--batch 5000]
  *
+ * `--batch` is how many agents each `loadAgents` call of the preload takes (one transaction each).
  * `--keep <dir>` keeps each size's database there (`registry-<agents>.db`); `--preloaded` measures the databases a
  * run with `--keep` left instead of preloading again.
  */
@@ -32,7 +33,6 @@ import pino from 'pino';
 import { generateAgent, generateFilter, generateQuery } from './agents.js';
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
-const BATCH = 500;
 const DIMENSIONS = 512;
 
 const { values: args } = parseArgs({
@@ -45,6 +45,7 @@ const { values: args } = parseArgs({
     probes: { type: 'string' },
     keep: { type: 'string' },
     preloaded: { type: 'boolean', default: false },
+    batch: { type: 'string', default: '5000' },
   },
 });
 
@@ -113,17 +114,18 @@ async function preload(db: string, agents: number): Promise<void> {
   // The index stays off while loading: its training would compete with the preload for the CPU.
   const registry = await open(db, Number.POSITIVE_INFINITY);
   const started = performance.now();
-  for (let from = 0; from < agents; from += BATCH) {
+  const size = Number(args.batch);
+  for (let from = 0; from < agents; from += size) {
     const batch = [];
-    for (let i = from; i < Math.min(agents, from + BATCH); i++) {
+    for (let i = from; i < Math.min(agents, from + size); i++) {
       const [agent] = readDocument(generateAgent(i).document).agents;
       if (agent === undefined) throw new Error(`generated agent ${i} does not read`);
       batch.push(agent);
     }
     await loadAgents(registry, batch, { owner: 'bench' });
-    if ((from / BATCH) % 100 === 99) {
+    if (Math.floor((from + size) / 50_000) > Math.floor(from / 50_000)) {
       process.stderr.write(
-        `  preloaded ${from + BATCH} in ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+        `  preloaded ${Math.min(agents, from + size)} in ${((performance.now() - started) / 1000).toFixed(0)} s (CPU ${cpuSeconds().toFixed(0)} s, load ${loadavg()[0]!.toFixed(1)})\n`,
       );
     }
   }
@@ -131,6 +133,11 @@ async function preload(db: string, agents: number): Promise<void> {
   process.stdout.write(
     `${JSON.stringify({ preloadMs: performance.now() - started, cpu: process.cpuUsage() })}\n`,
   );
+}
+
+function cpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
 }
 
 interface Measured {

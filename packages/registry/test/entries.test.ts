@@ -13,10 +13,12 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createSecureFetcher } from '@agentry/client';
 import { readDocument } from '@agentry/core';
+import type { EmbeddingProvider } from '@agentry/embeddings';
 import * as registryEntry from '@agentry/registry';
 import { AgentLoadConflictError, createRegistry, loadAgents, type Registry } from '@agentry/registry';
 import { crawledId, crawlOwner, createCrawler, normalizeOrigin } from '@agentry/registry/crawler';
 import pino from 'pino';
+import { bagOfWordsEmbedding } from '../../embeddings/test/helpers.js';
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..');
 const summarizerWoa = readFileSync(join(repoRoot, 'examples', 'documents', 'summarizer.woa.json'), 'utf8');
@@ -136,5 +138,111 @@ describe('loadAgents', () => {
       (error: unknown) => error instanceof AgentLoadConflictError && error.code === 'Conflict',
     );
     assert.equal(await registry.store.agents.get('lighthouse-log'), undefined);
+  });
+
+  test('a batch stores and indexes its agents exactly as loading them one at a time does', async () => {
+    // Both registries embed with the same bag-of-words stand-in, so semantic search is compared too.
+    const embeddingProvider: EmbeddingProvider = {
+      id: 'bag-of-words-64',
+      dimensions: 64,
+      embed: async (texts) => texts.map((text) => Float32Array.from(bagOfWordsEmbedding(text, 64))),
+    };
+    const open = (name: string) =>
+      createRegistry({
+        databasePath: join(dir, `${name}.db`),
+        embeddingProvider,
+        backgroundEmbedding: false,
+        adminToken: 'entries-admin-token-0123456789abcdef',
+        logger: pino({ level: 'silent' }),
+      });
+    const tagged = (id: string, description: string, tags: string[], capabilities: string[]) =>
+      readDocument({
+        id,
+        name: id,
+        description,
+        tags,
+        capabilities,
+        endpoint: `https://agents.example.com/${id}/invoke`,
+        operations: [{ name: 'run', description }],
+      }).agents;
+    const agents = [
+      ...tagged(
+        'tide-tables',
+        'Predicts ocean tide heights for harbours.',
+        ['ocean', 'maps'],
+        ['forecasting'],
+      ),
+      ...tagged('swell-watch', 'Forecasts ocean swell for surfers.', ['ocean'], ['forecasting', 'alerts']),
+      ...tagged(
+        'fr-translator',
+        'Translates text between English and French.',
+        ['language'],
+        ['translation'],
+      ),
+      ...tagged('harbour-fees', 'Computes harbour fees for ships.', ['maps', 'finance'], ['pricing']),
+      // The same agent again, described anew: the batch's second registration of an entry it just created.
+      ...tagged(
+        'swell-watch',
+        'Forecasts ocean swell and wind for surfers.',
+        ['ocean', 'wind'],
+        ['forecasting'],
+      ),
+    ];
+    const bulk = await open('bulk');
+    const single = await open('single');
+    try {
+      const loaded = await loadAgents(bulk, agents, { owner: 'seaside' });
+      const oneByOne = [];
+      for (const agent of agents) oneByOne.push(...(await loadAgents(single, [agent], { owner: 'seaside' })));
+      assert.deepEqual(
+        loaded.map((record) => [record.id, record.revision]),
+        oneByOne.map((record) => [record.id, record.revision]),
+      );
+      const answers = async (registry: Registry) => {
+        const out: unknown[] = [];
+        for (const mode of ['lexical', 'semantic', 'hybrid']) {
+          for (const query of ['ocean swell', 'harbour fees', 'translate french text']) {
+            const response = await registry.fetch(
+              new Request('http://127.0.0.1/agents/search', {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ query, mode, filters: mode === 'hybrid' ? { tags: ['ocean'] } : {} }),
+              }),
+            );
+            assert.equal(response.status, 200);
+            const results = (await response.json()) as Array<{ id: string }>;
+            out.push([mode, query, results.map((result) => result.id)]);
+          }
+        }
+        for (const filter of [
+          'tags=maps',
+          'tags=wind',
+          'capabilities=forecasting',
+          'tags=ocean&capabilities=alerts',
+        ]) {
+          const response = await registry.fetch(new Request(`http://127.0.0.1/agents?${filter}`));
+          assert.equal(response.status, 200);
+          const listed = (await response.json()) as Array<{ id: string }>;
+          out.push([filter, listed.map((item) => item.id)]);
+        }
+        const history = await registry.store.agents.history('swell-watch');
+        out.push(history.map((entry) => [entry.revision, entry.action, entry.record?.agent.description]));
+        const audit = await registry.store.audit.list({ limit: 20 });
+        out.push(audit.map((entry) => [entry.action, entry.target]).reverse());
+        return out;
+      };
+      const fromBulk = await answers(bulk);
+      assert.deepEqual(fromBulk, await answers(single));
+      // What was compared is what a user expects: the second description stands, and each query finds agents.
+      assert.deepEqual(fromBulk[1], ['lexical', 'harbour fees', ['harbour-fees', 'tide-tables']]);
+      assert.deepEqual(fromBulk.at(-3), ['tags=ocean&capabilities=alerts', []]);
+      assert.deepEqual(fromBulk.at(-2), [
+        [1, 'create', 'Forecasts ocean swell for surfers.'],
+        [2, 'update', 'Forecasts ocean swell and wind for surfers.'],
+      ]);
+    } finally {
+      await bulk.close();
+      await single.close();
+    }
   });
 });

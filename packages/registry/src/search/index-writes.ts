@@ -148,18 +148,30 @@ export function indexWrites({
           await trx.deleteFrom('search_demotions').where('agent_id', '=', document.id).execute();
         }
       }
-      for (const entry of toEmbed) {
-        const vector = embedded.get(entry.document.id);
-        const row = {
-          text: entry.text,
-          provider: vector && provider ? provider.id : null,
-          dims: vector?.length ?? 0,
-          vector: vector ? encodeVector(vector) : null,
-        };
+      // Many rows to a statement: a bulk load writes thousands.
+      for (const chunk of chunks(toEmbed)) {
         await trx
           .insertInto('search_vectors')
-          .values({ agent_id: entry.document.id, ...row })
-          .onConflict((conflict) => conflict.column('agent_id').doUpdateSet(row))
+          .values(
+            chunk.map((entry) => {
+              const vector = embedded.get(entry.document.id);
+              return {
+                agent_id: entry.document.id,
+                text: entry.text,
+                provider: vector && provider ? provider.id : null,
+                dims: vector?.length ?? 0,
+                vector: vector ? encodeVector(vector) : null,
+              };
+            }),
+          )
+          .onConflict((conflict) =>
+            conflict.column('agent_id').doUpdateSet((eb) => ({
+              text: eb.ref('excluded.text'),
+              provider: eb.ref('excluded.provider'),
+              dims: eb.ref('excluded.dims'),
+              vector: eb.ref('excluded.vector'),
+            })),
+          )
           .execute();
       }
       return markChanged(trx, ids);

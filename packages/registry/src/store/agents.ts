@@ -21,7 +21,7 @@ import {
 } from '../records/sources.js';
 import { statusOf } from '../records/status.js';
 import type { Caller, RegistryRecord, SafetyFlag } from '../records/types.js';
-import { writeAudit } from './audit.js';
+import { type AuditEntry, writeAudit, writeAuditEntries } from './audit.js';
 import { authValues, transportValues } from './call-values.js';
 import {
   type AgentFilters,
@@ -145,9 +145,12 @@ async function registerOne(
   preferredId: string,
   options: RegisterOptions,
   env: WriteEnv,
+  deferred: DeferredRows,
 ): Promise<RegisterOutcome> {
   const incoming = sourceOf(draft, env.at);
   const matched = await matchingEntry(db, draft, incoming);
+  // Past this point an entry of the batch may be written again: its deferred rows go first.
+  if (matched !== undefined) await deferred.flush(db);
   if (matched !== undefined) {
     if (draft.fetched !== undefined) return attachSource(db, matched, incoming, matched.owner, draft, env);
     if (matched.owner === draft.owner || !isPublisherOwner(matched.owner)) {
@@ -165,6 +168,7 @@ async function registerOne(
     const existing = await selectRow(db, id);
     if (existing === undefined) break;
     if (existing.owner === draft.owner) {
+      await deferred.flush(db);
       return attachSource(db, existing, incoming, draft.owner, draft, env, {
         replaceRegistered: draft.fetched === undefined,
       });
@@ -176,7 +180,52 @@ async function registerOne(
     id = attempt === 0 ? ownerSuffixedId(preferredId, draft.owner) : suffixedId(preferredId);
   }
   await checkQuota(db, draft.owner, options);
-  return insertRow(db, id, incoming, draft, env);
+  return insertRow(db, id, incoming, draft, env, deferred);
+}
+
+/**
+ * What a registration batch writes for its new entries that nothing in the batch reads back: their filter values,
+ * history and audit entries, kept until the batch ends (or is about to write an entry of its own again) and then
+ * inserted many rows to a statement. A batch of thousands (`loadAgents`) spent most of its statements on them.
+ */
+class DeferredRows {
+  private values = new Map<string, ValueRows>();
+  private history: HistoryRow[] = [];
+  private audit: Array<Omit<AuditEntry, 'seq'>> = [];
+
+  add(record: RegistryRecord, history: HistoryRow, audit: Omit<AuditEntry, 'seq'>): void {
+    this.values.set(record.id, valueRows(record));
+    this.history.push(history);
+    this.audit.push(audit);
+  }
+
+  async flush(db: Kysely<Database>): Promise<void> {
+    if (this.history.length === 0) return;
+    const values = [...this.values.values()];
+    const history = this.history;
+    const audit = this.audit;
+    this.values = new Map();
+    this.history = [];
+    this.audit = [];
+    for (const table of VALUE_TABLES)
+      await insertValueRows(
+        db,
+        table,
+        values.flatMap((rows) => rows[table]),
+      );
+    await insertValueRows(
+      db,
+      'agent_access',
+      values.flatMap((rows) => rows.access),
+    );
+    for (let start = 0; start < history.length; start += HISTORY_ROWS_PER_STATEMENT) {
+      await db
+        .insertInto('agent_history')
+        .values(history.slice(start, start + HISTORY_ROWS_PER_STATEMENT))
+        .execute();
+    }
+    await writeAuditEntries(db, audit);
+  }
 }
 
 /**
@@ -293,9 +342,13 @@ export class AgentRepository {
           }
         }
         const outcomes: RegisterOutcome[] = [];
+        const deferred = new DeferredRows();
         for (const { draft, preferredId } of drafts) {
-          outcomes.push(await registerOne(trx, draft, preferredId, options, this.#env(options.actor)));
+          outcomes.push(
+            await registerOne(trx, draft, preferredId, options, this.#env(options.actor), deferred),
+          );
         }
+        await deferred.flush(trx);
         return outcomes;
       });
     } catch (error) {
@@ -696,6 +749,7 @@ async function insertRow(
   source: AgentSource,
   draft: RecordDraft,
   env: WriteEnv,
+  deferred: DeferredRows,
 ): Promise<RegisterOutcome> {
   const merged = mergeSources([source]);
   const agent = { ...merged.agent, id };
@@ -721,9 +775,8 @@ async function insertRow(
   // A new entry: no sources yet, and no entry holds its strong keys (else it would have joined that one).
   await writeSources(db, id, [source], true);
   await insertKeys(db, id, entryKeys([source]));
-  await writeValues(db, record);
-  await writeHistory(db, id, 1, 'create', env.actor, env.at, record);
-  await writeAudit(db, {
+  // A new entry has no filter values yet (a deleted agent's went with its row), so none are deleted first.
+  deferred.add(record, historyRow(id, 1, 'create', env.actor, env.at, record), {
     at: env.at,
     actor: env.actor,
     action: 'agent.create',
@@ -868,6 +921,28 @@ const VALUE_TABLES: readonly AgentValueTableName[] = [
   'agent_auth_kinds',
 ];
 
+/** An entry's filter values by table, and its access groups, as rows. */
+type ValueRows = Record<AgentValueTableName, Array<{ agent_id: string; value: string }>> & {
+  access: Array<{ agent_id: string; group_name: string }>;
+};
+
+function valueRows(record: RegistryRecord): ValueRows {
+  const { agent } = record;
+  const rowsOf = (values: Iterable<string>) =>
+    [...new Set(values)].filter((value) => value !== '').map((value) => ({ agent_id: record.id, value }));
+  return {
+    agent_tags: rowsOf((agent.tags ?? []).map(normalizeFilterValue)),
+    agent_capabilities: rowsOf((agent.capabilities ?? []).map(normalizeFilterValue)),
+    agent_languages: rowsOf((agent.languages ?? []).flatMap(languageKeys)),
+    agent_transports: rowsOf(transportValues(agent).map(normalizeFilterValue)),
+    agent_auth_kinds: rowsOf(authValues(agent).map(normalizeFilterValue)),
+    access: [...new Set(record.access?.groups ?? [])].map((group_name) => ({
+      agent_id: record.id,
+      group_name,
+    })),
+  };
+}
+
 /**
  * Writes an entry's filter values and access groups. `tables` names the value tables to write: a migration that
  * ran before some of them existed (the identity migration) passes the ones its schema has.
@@ -877,43 +952,65 @@ export async function writeValues(
   record: RegistryRecord,
   tables: readonly AgentValueTableName[] = VALUE_TABLES,
 ): Promise<void> {
-  const { agent } = record;
-  const values: Record<AgentValueTableName, Set<string>> = {
-    agent_tags: new Set((agent.tags ?? []).map(normalizeFilterValue)),
-    agent_capabilities: new Set((agent.capabilities ?? []).map(normalizeFilterValue)),
-    agent_languages: new Set((agent.languages ?? []).flatMap(languageKeys)),
-    agent_transports: new Set(transportValues(agent).map(normalizeFilterValue)),
-    agent_auth_kinds: new Set(authValues(agent).map(normalizeFilterValue)),
-  };
+  const rows = valueRows(record);
   for (const table of tables) {
     await db.deleteFrom(table).where('agent_id', '=', record.id).execute();
-    const rows = [...values[table]]
-      .filter((value) => value !== '')
-      .map((value) => ({ agent_id: record.id, value }));
-    // In statements of a bounded size: an agent (a crawled one, unchecked by the API's list limits) may list
-    // more values than one statement may bind.
-    for (let start = 0; start < rows.length; start += VALUE_ROWS_PER_STATEMENT) {
-      await db
-        .insertInto(table)
-        .values(rows.slice(start, start + VALUE_ROWS_PER_STATEMENT))
-        .execute();
-    }
+    await insertValueRows(db, table, rows[table]);
   }
   await db.deleteFrom('agent_access').where('agent_id', '=', record.id).execute();
-  const groups = [...new Set(record.access?.groups ?? [])].map((group_name) => ({
-    agent_id: record.id,
-    group_name,
-  }));
-  for (let start = 0; start < groups.length; start += VALUE_ROWS_PER_STATEMENT) {
+  await insertValueRows(db, 'agent_access', rows.access);
+}
+
+/**
+ * In statements of a bounded size: an agent (a crawled one, unchecked by the API's list limits) may list more
+ * values than one statement may bind, and a registration batch writes its new entries' values together.
+ */
+async function insertValueRows<Table extends AgentValueTableName | 'agent_access'>(
+  db: Kysely<Database>,
+  table: Table,
+  rows: ReadonlyArray<
+    Table extends 'agent_access' ? ValueRows['access'][number] : ValueRows['agent_tags'][number]
+  >,
+): Promise<void> {
+  for (let start = 0; start < rows.length; start += VALUE_ROWS_PER_STATEMENT) {
     await db
-      .insertInto('agent_access')
-      .values(groups.slice(start, start + VALUE_ROWS_PER_STATEMENT))
+      .insertInto(table)
+      .values(rows.slice(start, start + VALUE_ROWS_PER_STATEMENT) as never)
       .execute();
   }
 }
 
 /** Rows of two values per INSERT: 1,000 bound values, far inside what SQLite (32,766) accepts. */
 const VALUE_ROWS_PER_STATEMENT = 500;
+/** Six bound values a row: 3,000 a statement. */
+const HISTORY_ROWS_PER_STATEMENT = 500;
+
+interface HistoryRow {
+  agent_id: string;
+  revision: number;
+  action: HistoryAction;
+  actor: string;
+  at: string;
+  record: string | null;
+}
+
+function historyRow(
+  id: string,
+  revision: number,
+  action: HistoryAction,
+  actor: string,
+  at: string,
+  record: RegistryRecord | null,
+): HistoryRow {
+  return {
+    agent_id: id,
+    revision,
+    action,
+    actor,
+    at,
+    record: record === null ? null : JSON.stringify(record),
+  };
+}
 
 export async function writeHistory(
   db: Kysely<Database>,
@@ -926,14 +1023,7 @@ export async function writeHistory(
 ): Promise<void> {
   await db
     .insertInto('agent_history')
-    .values({
-      agent_id: id,
-      revision,
-      action,
-      actor,
-      at,
-      record: record === null ? null : JSON.stringify(record),
-    })
+    .values(historyRow(id, revision, action, actor, at, record))
     .execute();
 }
 

@@ -15,17 +15,32 @@ export interface AuditEntry {
 }
 
 export async function writeAudit(db: Kysely<Database>, entry: Omit<AuditEntry, 'seq'>): Promise<void> {
-  await db
-    .insertInto('audit_log')
-    .values({
-      at: entry.at,
-      actor: entry.actor,
-      action: entry.action,
-      target: entry.target,
-      details: JSON.stringify(entry.details),
-    })
-    .execute();
+  await writeAuditEntries(db, [entry]);
 }
+
+/** Audit entries in order, many to a statement (a registration batch's new agents). */
+export async function writeAuditEntries(
+  db: Kysely<Database>,
+  entries: ReadonlyArray<Omit<AuditEntry, 'seq'>>,
+): Promise<void> {
+  for (let start = 0; start < entries.length; start += AUDIT_ROWS_PER_STATEMENT) {
+    await db
+      .insertInto('audit_log')
+      .values(
+        entries.slice(start, start + AUDIT_ROWS_PER_STATEMENT).map((entry) => ({
+          at: entry.at,
+          actor: entry.actor,
+          action: entry.action,
+          target: entry.target,
+          details: JSON.stringify(entry.details),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Five bound values a row: 2,500 a statement, far inside what SQLite (32,766) and PostgreSQL (65,535) accept. */
+const AUDIT_ROWS_PER_STATEMENT = 500;
 
 export interface AuditQuery {
   /** Entries before this sequence number (newest first paging). */

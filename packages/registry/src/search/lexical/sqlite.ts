@@ -11,11 +11,19 @@
 
 import type { Migration } from 'kysely';
 import { type Generated, type Kysely, sql } from 'kysely';
+import { chunks } from '../chunks.js';
 // The FTS5 table's columns, in the order bm25() takes their weights.
 import { FIELD_COLUMNS as COLUMNS, DEFAULT_FIELD_WEIGHTS, type FieldWeights } from './fields.js';
 import { fts5Idf, provesTop, splitClauses } from './pruning.js';
 import type { LexicalQuery, QueryClause } from './query.js';
-import type { Executor, FieldMatches, LexicalIndex, LexicalMatch, LexicalSearchOptions } from './types.js';
+import type {
+  Executor,
+  FieldMatches,
+  LexicalFields,
+  LexicalIndex,
+  LexicalMatch,
+  LexicalSearchOptions,
+} from './types.js';
 import {
   frequencyStep,
   rowLength,
@@ -249,34 +257,51 @@ export function createSqliteLexicalIndex(options: SqliteLexicalOptions = {}): Le
 
   return {
     async write(db, entries): Promise<void> {
-      for (const { id, fields, restricted = false } of entries) {
-        const existing = await db
+      // The last entry of an agent is the one that stands, as if each were written in turn.
+      const latest = new Map(entries.map((entry) => [entry.id, entry]));
+      const existing = new Map<string, { row_id: number; restricted: number }>();
+      for (const chunk of chunks([...latest.keys()])) {
+        const rows = await db
           .selectFrom('search_lexical_rows')
-          .select(['row_id', 'restricted'])
-          .where('agent_id', '=', id)
-          .executeTakeFirst();
-        let rowId: number;
-        if (existing) {
-          rowId = existing.row_id;
-          await sql`DELETE FROM ${tableOf(existing.restricted === 1)} WHERE rowid = ${rowId}`.execute(db);
-          if ((existing.restricted === 1) !== restricted) {
-            await db
-              .updateTable('search_lexical_rows')
-              .set({ restricted: restricted ? 1 : 0 })
-              .where('row_id', '=', rowId)
-              .execute();
-          }
-        } else {
-          const inserted = await db
-            .insertInto('search_lexical_rows')
-            .values({ agent_id: id, restricted: restricted ? 1 : 0 })
-            .returning('row_id')
-            .executeTakeFirstOrThrow();
-          rowId = inserted.row_id;
+          .select(['agent_id', 'row_id', 'restricted'])
+          .where('agent_id', 'in', chunk)
+          .execute();
+        for (const row of rows) existing.set(row.agent_id, row);
+      }
+      const fresh: Array<(typeof entries)[number]> = [];
+      for (const entry of latest.values()) {
+        const { id, fields, restricted = false } = entry;
+        const held = existing.get(id);
+        if (held === undefined) {
+          fresh.push(entry);
+          continue;
         }
-        await sql`INSERT INTO ${tableOf(restricted)} (rowid, name, description, tags, capabilities, operation_names, operation_text, parameters)
-          VALUES (${rowId}, ${fields.name}, ${fields.description}, ${fields.tags}, ${fields.capabilities},
-                  ${fields.operationNames}, ${fields.operationText}, ${fields.parameters})`.execute(db);
+        await sql`DELETE FROM ${tableOf(held.restricted === 1)} WHERE rowid = ${held.row_id}`.execute(db);
+        if ((held.restricted === 1) !== restricted) {
+          await db
+            .updateTable('search_lexical_rows')
+            .set({ restricted: restricted ? 1 : 0 })
+            .where('row_id', '=', held.row_id)
+            .execute();
+        }
+        await insertLexicalRows(db, restricted, [{ rowId: held.row_id, fields }]);
+      }
+      // New agents (all of a bulk load): their row ids, then their FTS5 rows, many to a statement.
+      for (const chunk of chunks(fresh)) {
+        const inserted = await db
+          .insertInto('search_lexical_rows')
+          .values(
+            chunk.map(({ id, restricted = false }) => ({ agent_id: id, restricted: restricted ? 1 : 0 })),
+          )
+          .returning(['agent_id', 'row_id'])
+          .execute();
+        const rowIds = new Map(inserted.map((row) => [row.agent_id, row.row_id]));
+        for (const restricted of [false, true]) {
+          const rows = chunk
+            .filter((entry) => (entry.restricted ?? false) === restricted)
+            .map(({ id, fields }) => ({ rowId: rowIds.get(id)!, fields }));
+          await insertLexicalRows(db, restricted, rows);
+        }
       }
     },
 
@@ -473,3 +498,22 @@ function markedWords(text: string): string[] {
   }
   return [...words];
 }
+
+/** FTS5 rows of one table (public or restricted), many to a statement (eight bound values a row). */
+async function insertLexicalRows(
+  db: Executor,
+  restricted: boolean,
+  rows: ReadonlyArray<{ rowId: number; fields: LexicalFields }>,
+): Promise<void> {
+  for (const chunk of chunks(rows, LEXICAL_ROWS_PER_STATEMENT)) {
+    const values = chunk.map(
+      ({ rowId, fields }) =>
+        sql`(${rowId}, ${fields.name}, ${fields.description}, ${fields.tags}, ${fields.capabilities}, ${fields.operationNames}, ${fields.operationText}, ${fields.parameters})`,
+    );
+    await sql`INSERT INTO ${tableOf(restricted)} (rowid, name, description, tags, capabilities, operation_names, operation_text, parameters)
+      VALUES ${sql.join(values)}`.execute(db);
+  }
+}
+
+/** 2,000 bound values a statement, far inside what SQLite (32,766) accepts. */
+const LEXICAL_ROWS_PER_STATEMENT = 250;
