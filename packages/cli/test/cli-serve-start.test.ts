@@ -98,8 +98,14 @@ describe('agentry serve with a flag it cannot use', () => {
         { DATABASE_URL: 'mysql://db.example.com/agentry' },
         /^agentry: DATABASE_URL must be a postgres:\/\/ URL/,
       ],
+      [
+        ['--db', join(dir, 'no-such-folder', 'registry.db')],
+        {},
+        /^agentry: The folder of the SQLite database .*no-such-folder.registry\.db does not exist: create it/,
+      ],
     ] as const) {
-      const withDb = args.includes('--database') || 'DATABASE_URL' in env ? [] : ['--db', database];
+      const named = args.some((arg) => arg === '--db' || arg === '--database') || 'DATABASE_URL' in env;
+      const withDb = named ? [] : ['--db', database];
       const run = await agentryAsync(['serve', '--port', '0', '--embeddings', 'none', ...withDb, ...args], {
         AGENTRY_ADMIN_TOKEN: '',
         ...env,

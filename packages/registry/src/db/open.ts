@@ -3,12 +3,14 @@
  * SQLite; a `postgres://` (or `postgresql://`) URL is PostgreSQL (db/postgres.ts). Both are behind the same
  * `OpenedDatabase`, so that callers pass the location they were given and never ask which it is.
  */
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { AgentryError, type AgentryErrorCode } from '@agentry/core';
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
 import type { DatabaseDialect } from './dialect.js';
 import { migrate, registryMigrations } from './migrations.js';
-import { openPostgres } from './postgres.js';
+import { DatabaseUnavailableError, openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
 
 /** Where the database is: a SQLite file (`:memory:` for a throwaway one), or a URL naming its dialect. */
@@ -85,10 +87,16 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
       throw error;
     }
   }
-  const { db, dialect } = openSqlite({
-    path: target.path,
-    ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
-  });
+  let sqlite: ReturnType<typeof openSqlite>;
+  try {
+    sqlite = openSqlite({
+      path: target.path,
+      ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+    });
+  } catch (error) {
+    throw sqliteOpenError(target.path, error);
+  }
+  const { db, dialect } = sqlite;
   let migrated: string[];
   try {
     migrated = await migrate(db, dialect, registryMigrations(dialect));
@@ -97,4 +105,28 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     throw error;
   }
   return { db, dialect, migrated, close: () => db.destroy() };
+}
+
+/**
+ * Why a SQLite file could not be opened, as one line saying what fixes it (a `DatabaseUnavailableError`, as for
+ * PostgreSQL): its folder does not exist (a mistyped path), it cannot be opened, or it is not a SQLite database.
+ * Anything else is returned as it is.
+ */
+function sqliteOpenError(path: string, error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const fix = 'fix --db (or --database, AGENTRY_DB, DATABASE_URL)';
+  if (path !== '' && path !== ':memory:' && !existsSync(dirname(path))) {
+    return new DatabaseUnavailableError(
+      `The folder of the SQLite database ${path} does not exist: create it (mkdir -p ${dirname(path)}) or ${fix}`,
+    );
+  }
+  if (code === 'SQLITE_NOTADB') {
+    return new DatabaseUnavailableError(`${path} is not a SQLite database: ${fix}`);
+  }
+  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY') {
+    return new DatabaseUnavailableError(
+      `The SQLite database ${path} cannot be opened for writing (${(error as Error).message}): check the permissions of the file and its folder, or ${fix}`,
+    );
+  }
+  return error;
 }

@@ -5,13 +5,14 @@
  * registry migrated is refused. And the locations `openDatabase` reads.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { type Migration, Migrator } from 'kysely';
 import { crawlMigrations } from '../../src/crawl/migrations.js';
 import {
+  DatabaseUnavailableError,
   databaseTarget,
   MIGRATION_ORDER,
   MigrationError,
@@ -240,5 +241,31 @@ describe('database locations', () => {
     assert.throws(() => databaseTarget({ url: 'mysql://127.0.0.1/agentry' }), UnsupportedDatabaseError);
     assert.throws(() => databaseTarget({ url: 'sqlite:' }), UnsupportedDatabaseError);
     await assert.rejects(openDatabase({ url: 'mysql://127.0.0.1/agentry' }), UnsupportedDatabaseError);
+  });
+
+  test('a SQLite file in a folder that does not exist, or that is not SQLite, is one line saying what fixes it', async () => {
+    const dir = tempDir();
+    try {
+      const missingFolder = join(dir.path, 'no-such-folder', 'agentry.db');
+      await assert.rejects(openDatabase({ path: missingFolder }), (error: Error) => {
+        assert.ok(error instanceof DatabaseUnavailableError, String(error));
+        assert.match(
+          error.message,
+          /^The folder of the SQLite database .*no-such-folder.agentry\.db does not exist: /,
+        );
+        assert.match(error.message, /mkdir -p .*no-such-folder\) or fix --db/);
+        return true;
+      });
+      assert.equal(existsSync(join(dir.path, 'no-such-folder')), false, 'nothing is created');
+      const notes = join(dir.path, 'notes.txt');
+      writeFileSync(notes, `${'not a database, only words. '.repeat(20)}\n`);
+      await assert.rejects(openDatabase({ path: notes }), (error: Error) => {
+        assert.ok(error instanceof DatabaseUnavailableError, String(error));
+        assert.match(error.message, /notes\.txt is not a SQLite database: fix --db/);
+        return true;
+      });
+    } finally {
+      dir.remove();
+    }
   });
 });
