@@ -29,14 +29,19 @@
  *
  * With `--database` and no `--phases`, the bench runs the replicas phase instead (`--phases replicas`): in one run,
  * the SQLite registry (a temp file), then one replica on the PostgreSQL database, then three replicas on it behind a
- * round-robin client on loopback, each measured for `GET /agents/{id}` and filtered list requests/s, with ratios
- * against the SQLite registry of the same run: one replica ≥ 0.7× (get) and ≥ 0.5× (list), three replicas' aggregate
- * ≥ one replica's. The first replica preloads the agents; the other two read them from the database.
+ * round-robin client on loopback, then the first replica alone again, each measured for `GET /agents/{id}` and
+ * filtered list requests/s and the CPU time the registry processes spent a request, with ratios against the SQLite
+ * registry of the same run: one replica (the mean of its two measurements) ≥ 0.7× (get) and ≥ 0.5× (list), three
+ * replicas' aggregate ≥ one replica's. The first replica preloads the agents; the other two read them from the
+ * database. It also measures what the load generator can send at all (to one and to three bare node:http servers
+ * answering the same bodies from memory), and `--register` registrations (`--register-concurrency` at a time)
+ * through the SQLite registry, one replica and three while GET requests run, with their latency.
  *
  *   npm run bench:registry -- [--agents 10000] [--register 300] [--requests 20000] [--searches 400] [--warmup 50] [--rss]
  *     [--phases register,list,search,get,mixed,scoped,catalog] [--profile <dir>] [--embedding-cache <file>] [--embeddings hash]
  *     [--answer-cache on|off] [--register-concurrency 8] [--embedding-threads 2]
  *   npm run bench:registry -- --database postgres://postgres@127.0.0.1:5432/<empty database> [--embeddings hash]
+ *     [--answer-cache on|off] [--requests 20000] [--register 300] [--register-concurrency 8] [--profile <dir>]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -72,8 +77,16 @@ const { values: args } = parseArgs({
     'register-concurrency': { type: 'string', default: '8' },
     'embedding-threads': { type: 'string' },
     database: { type: 'string' },
+    help: { type: 'boolean', default: false },
   },
 });
+if (args.help) {
+  // The usage is this file's opening comment, so that it says what the code does.
+  const opening = /^\/\*\*\n([\s\S]*?)\n \*\//.exec(readFileSync(fileURLToPath(import.meta.url), 'utf8'));
+  console.log((opening?.[1] ?? '').replace(/^ \* ?/gm, ''));
+  process.exit(0);
+}
+
 /** Where the registry keeps its data: the `--database` URL, else a SQLite file in the run's temp directory. */
 const databaseIn = (dir: string): string => args.database ?? join(dir, 'registry.db');
 const phases = new Set(
@@ -265,7 +278,11 @@ function profileArgs(): string[] {
  * `count` registrations (default `--register`), `--register-concurrency` at a time, of generated agents from number
  * `first` on.
  */
-function registrationsOf(url: string, first: number, count = Number(args.register)): Promise<LoadResult> {
+function registrationsOf(
+  url: string | readonly string[],
+  first: number,
+  count = Number(args.register),
+): Promise<LoadResult> {
   return load(
     url,
     count,
@@ -505,19 +522,23 @@ function filteredList(i: number): RequestSpec {
 
 /** A registry child for the replicas phase on `database`, preloading `preload` agents (0: they are there). */
 function replicaChild(database: string, preload: number): Promise<Child> {
-  return startChild('server.ts', [
-    '--db',
-    database,
-    '--preload',
-    String(preload),
-    '--embedding-cache',
-    args['embedding-cache'],
-    '--embeddings',
-    args.embeddings,
-    '--answer-cache',
-    args['answer-cache'],
-    ...(args['embedding-threads'] === undefined ? [] : ['--embedding-threads', args['embedding-threads']]),
-  ]);
+  return startChild(
+    'server.ts',
+    [
+      '--db',
+      database,
+      '--preload',
+      String(preload),
+      '--embedding-cache',
+      args['embedding-cache'],
+      '--embeddings',
+      args.embeddings,
+      '--answer-cache',
+      args['answer-cache'],
+      ...(args['embedding-threads'] === undefined ? [] : ['--embedding-threads', args['embedding-threads']]),
+    ],
+    profileArgs(),
+  );
 }
 
 interface ReadRates {
@@ -525,29 +546,134 @@ interface ReadRates {
   list: number;
 }
 
-/** `GET /agents/{id}` and filtered list requests/s through `origins` in turn (warmed up first). */
-async function readRates(name: string, origins: readonly string[], agents: number): Promise<ReadRates> {
+/** The 2,000 ids the get phase asks for, as the default bench does. */
+function getIds(agents: number): string[] {
+  return Array.from({ length: 2000 }, (_, i) => generateAgent((i * 4999) % agents).document['id'] as string);
+}
+
+function getOf(ids: readonly string[]): (i: number) => RequestSpec {
+  return (i) => ({ method: 'GET', path: `/agents/${encodeURIComponent(ids[i % ids.length]!)}` });
+}
+
+/**
+ * What this load generator can send at all: `GET /agents/{id}` requests/s to one and to three bare node:http
+ * servers answering the registry's bodies from memory (bare.ts), on the same cores as everything else. A
+ * registry's rate near these measures the generator, not the registry.
+ */
+async function loadCeiling(
+  dir: string,
+  url: string,
+  agents: number,
+): Promise<{ one: number; three: number }> {
+  const ids = getIds(agents);
+  const bodies: Record<string, string> = {};
+  const pool = new Pool(url, { connections: 8 });
+  for (const id of ids) {
+    const response = await pool.request({ method: 'GET', path: `/agents/${encodeURIComponent(id)}` });
+    bodies[id] = await response.body.text();
+  }
+  await pool.close();
+  const file = join(dir, 'bodies.json');
+  writeFileSync(file, JSON.stringify(bodies));
+  const bare = await Promise.all([1, 2, 3].map(() => startChild('bare.ts', [file])));
+  try {
+    const origins = bare.map((server) => server.ready.url);
+    const requests = Number(args.requests);
+    const concurrency = Number(args.concurrency);
+    await load(origins, 2000 * origins.length, concurrency, getOf(ids));
+    const one = await load(origins[0]!, requests, concurrency, getOf(ids));
+    const three = await load(origins, requests, concurrency, getOf(ids));
+    const rates = { one: requests / one.seconds, three: requests / three.seconds };
+    console.log(
+      `  load generator against bare node:http: one server ${rates.one.toFixed(0)}/s, three (round robin) ` +
+        `${rates.three.toFixed(0)}/s (load ${loadavg()[0]!.toFixed(1)})`,
+    );
+    return rates;
+  } finally {
+    await Promise.all(bare.map((server) => server.stop()));
+  }
+}
+
+/**
+ * `--register` registrations through `origins` in turn, `--register-concurrency` at a time, while GET /agents/{id}
+ * requests keep `--concurrency` in flight: each registration empties every replica's answer cache, so reads go to
+ * the database meanwhile. Registrations/s and their latency.
+ */
+async function registrationsUnderReads(
+  name: string,
+  origins: readonly string[],
+  agents: number,
+  first: number,
+): Promise<{ rate: number; p50: number; p99: number }> {
+  let registering = true;
+  const reads = load(
+    origins,
+    Number.MAX_SAFE_INTEGER,
+    Number(args.concurrency),
+    getOf(getIds(agents)),
+    undefined,
+    () => !registering,
+  );
+  let registered: LoadResult;
+  try {
+    registered = await registrationsOf(origins, first);
+  } finally {
+    registering = false;
+  }
+  const read = await reads;
+  checkFailures(`${name}: registrations`, registered);
+  checkFailures(`${name}: reads during registrations`, read);
+  const figures = {
+    rate: registered.latenciesMs.length / registered.seconds,
+    p50: percentile(registered.latenciesMs, 50),
+    p99: percentile(registered.latenciesMs, 99),
+  };
+  console.log(
+    `  ${name}: ${figures.rate.toFixed(0)} registrations/s, p50 ${figures.p50.toFixed(0)} ms, p99 ` +
+      `${figures.p99.toFixed(0)} ms, with reads at ${(read.latenciesMs.length / read.seconds).toFixed(0)}/s ` +
+      `(load ${loadavg()[0]!.toFixed(1)})`,
+  );
+  if (registered.failures + read.failures > 0) throw new Error(`${name}: unexpected answers (above)`);
+  return figures;
+}
+
+/**
+ * `GET /agents/{id}` and filtered list requests/s through `servers` in turn (warmed up first), with the CPU time
+ * the servers spent a request: a rate moves with whatever else the machine runs, CPU time a request much less, so
+ * three replicas spending what one does a request means coordinating costs them nothing, whatever the rates say.
+ */
+async function readRates(name: string, servers: readonly Child[], agents: number): Promise<ReadRates> {
   const requests = Number(args.requests);
   const concurrency = Number(args.concurrency);
-  // The ids the get phase asks for (2,000 of them, as there), each asked of every replica during the warm-up.
-  const ids = Array.from(
-    { length: 2000 },
-    (_, i) => generateAgent((i * 4999) % agents).document['id'] as string,
-  );
-  const get = (i: number): RequestSpec => ({
-    method: 'GET',
-    path: `/agents/${encodeURIComponent(ids[i % ids.length]!)}`,
-  });
+  const origins = servers.map((server) => server.ready.url);
+  // The ids the get phase asks for, each asked of every replica during the warm-up.
+  const ids = getIds(agents);
+  const get = getOf(ids);
   await load(origins, ids.length * origins.length, concurrency, get);
   await load(origins, 2000 * origins.length, concurrency, filteredList);
+  const cpuMs = (): number | undefined => {
+    let total = 0;
+    for (const server of servers) {
+      const used = cpuTimeOf(server.process.pid);
+      if (used === undefined) return undefined;
+      total += used.process;
+    }
+    return total;
+  };
+  const perRequest = (before: number | undefined, after: number | undefined): string =>
+    before === undefined || after === undefined ? 'n/a' : `${((after - before) / requests).toFixed(2)} ms`;
+  const beforeGet = cpuMs();
   const got = await load(origins, requests, concurrency, get);
+  const afterGet = cpuMs();
   checkFailures(`${name}: GET /agents/{id}`, got);
   const listed = await load(origins, requests, concurrency, filteredList);
+  const afterList = cpuMs();
   checkFailures(`${name}: filtered list`, listed);
   const rates = { get: requests / got.seconds, list: requests / listed.seconds };
   console.log(
     `  ${name}: GET /agents/{id} ${rates.get.toFixed(0)}/s, filtered list ${rates.list.toFixed(0)}/s ` +
-      `(load ${loadavg()[0]!.toFixed(1)})`,
+      `(load ${loadavg()[0]!.toFixed(1)}); registry CPU a request ${perRequest(beforeGet, afterGet)} (GET), ` +
+      `${perRequest(afterGet, afterList)} (list)`,
   );
   if (got.failures + listed.failures > 0) throw new Error(`${name}: unexpected answers (above)`);
   return rates;
@@ -562,25 +688,37 @@ async function replicasBench(dir: string): Promise<void> {
     throw new Error('--phases replicas needs --database postgres://… (an empty database)');
   }
   const agents = Number(args.agents);
+  const register = Number(args.register);
   console.log(
     `registry bench (replicas): ${agents} agents, ${args.embeddings} embeddings, ${args.concurrency} in flight, ` +
-      `${args.requests} requests a figure, answer cache ${args['answer-cache']}`,
+      `${args.requests} requests a figure, answer cache ${args['answer-cache']}, ${register} registrations ` +
+      `(${args['register-concurrency']} at a time) while reads run`,
   );
   const sqlite = await replicaChild(join(dir, 'registry.db'), agents);
   let baseline: ReadRates;
+  let ceiling: { one: number; three: number };
   try {
-    baseline = await readRates('SQLite registry', [sqlite.ready.url], agents);
+    baseline = await readRates('SQLite registry', [sqlite], agents);
+    ceiling = await loadCeiling(dir, sqlite.ready.url, agents);
+    await registrationsUnderReads('SQLite registry', [sqlite.ready.url], agents, agents);
   } finally {
     await sqlite.stop();
   }
   const replicas = [await replicaChild(args.database, agents)];
   try {
-    const one = await readRates('one replica on PostgreSQL', [replicas[0]!.ready.url], agents);
+    const oneBefore = await readRates('one replica on PostgreSQL', [replicas[0]!], agents);
+    await registrationsUnderReads('one replica on PostgreSQL', [replicas[0]!.ready.url], agents, agents);
     replicas.push(await replicaChild(args.database, 0), await replicaChild(args.database, 0));
-    const three = await readRates(
-      'three replicas on PostgreSQL (round robin)',
-      replicas.map((replica) => replica.ready.url),
-      agents,
+    const origins = replicas.map((replica) => replica.ready.url);
+    const three = await readRates('three replicas on PostgreSQL (round robin)', replicas, agents);
+    await registrationsUnderReads('three replicas on PostgreSQL', origins, agents, agents + register);
+    // One replica again, the other two idle: the machine's load drifts during a run, and three replicas are
+    // compared with one measured before and after them rather than with whichever came first.
+    const oneAfter = await readRates('one replica on PostgreSQL, again', [replicas[0]!], agents);
+    const one = { get: (oneBefore.get + oneAfter.get) / 2, list: (oneBefore.list + oneAfter.list) / 2 };
+    console.log(
+      `  GET /agents/{id} as a share of the load generator's ceiling: SQLite ${share(baseline.get, ceiling.one)}, ` +
+        `one replica ${share(one.get, ceiling.one)}, three ${share(three.get, ceiling.three)}`,
     );
     report(
       'one replica: GET /agents/{id} vs SQLite',
@@ -597,14 +735,14 @@ async function replicasBench(dir: string): Promise<void> {
       one.list >= 0.5 * baseline.list,
     );
     report(
-      'three replicas: GET /agents/{id} vs one replica',
+      'three replicas: GET /agents/{id} vs one replica (before and after)',
       three.get / one.get,
       '×',
       '≥ 1×',
       three.get >= one.get,
     );
     report(
-      'three replicas: filtered list vs one replica',
+      'three replicas: filtered list vs one replica (before and after)',
       three.list / one.list,
       '×',
       '≥ 1×',
@@ -613,6 +751,10 @@ async function replicasBench(dir: string): Promise<void> {
   } finally {
     await Promise.all(replicas.map((replica) => replica.stop()));
   }
+}
+
+function share(rate: number, ceiling: number): string {
+  return `${((100 * rate) / ceiling).toFixed(0)}%`;
 }
 
 async function rssBench(dir: string): Promise<void> {

@@ -175,7 +175,7 @@ function* keyChunks(keys: readonly string[]): Generator<string[]> {
   for (let start = 0; start < keys.length; start += 500) yield keys.slice(start, start + 500);
 }
 
-function sourceFromRow(row: AgentSourcesTable): AgentSource {
+export function sourceFromRow(row: AgentSourcesTable): AgentSource {
   return {
     key: row.source_key,
     arrival: row.arrival as SourceArrival,

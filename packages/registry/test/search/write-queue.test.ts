@@ -64,6 +64,44 @@ describe('write queue', () => {
     assert.deepEqual(prepared, [['a'], ['b', 'c', 'd']]);
   });
 
+  it('joins the upserts that arrive while the batch ahead waits for its turn to write into one write', async () => {
+    const events: string[] = [];
+    const firstCommit = gate();
+    const queue = createWriteQueue<string, string[]>({
+      // Slots to spare: what holds the later upserts back is the batch ahead, not the model.
+      preparing: 4,
+      async prepare(batch) {
+        events.push(`prepare ${batch.join(',')}`);
+        return [...batch];
+      },
+      async commit(batch) {
+        events.push(`commit ${batch.join(',')}`);
+        if (batch[0] === 'a') await firstCommit.promise;
+      },
+    });
+    const writes = [queue.upsert(['a'])];
+    await new Promise((resolve) => setImmediate(resolve));
+    writes.push(queue.upsert(['b']));
+    await new Promise((resolve) => setImmediate(resolve));
+    // While a commits, b is prepared and waits for its turn; c, d and e arrive one by one meanwhile.
+    for (const item of ['c', 'd', 'e']) {
+      writes.push(queue.upsert([item]));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.deepEqual(events, ['prepare a', 'commit a', 'prepare b']);
+    firstCommit.open();
+    await Promise.all(writes);
+    assert.deepEqual(
+      events.filter((event) => event.startsWith('commit')),
+      ['commit a', 'commit b', 'commit c,d,e'],
+      'three writes, the last of the three upserts that arrived during the first',
+    );
+    assert.deepEqual(
+      events.filter((event) => event.startsWith('prepare')),
+      ['prepare a', 'prepare b', 'prepare c,d,e'],
+    );
+  });
+
   it('does not let an upsert join a batch queued before other work', async () => {
     const order: string[] = [];
     const queue = createWriteQueue<string, string[]>({

@@ -12,6 +12,7 @@ import type { RegistryRecord } from '../../records/types.js';
 import { formatView, mayManage, metadataView, storedMetadata } from '../../records/views.js';
 import { scanAgentText } from '../../safety/index.js';
 import type { ConflictOutcome, RecordDraft } from '../../store/agents.js';
+import { readVisibleAgent } from '../../store/visible-agent.js';
 import { AnswerCache, type CachedAnswer, callerKey } from '../answer-cache.js';
 import { readJsonBody } from '../body.js';
 import type { RegistryServices, RouteHandlers } from '../context.js';
@@ -116,13 +117,13 @@ export function agentHandlers(
       const cached = answers.get(key);
       if (cached !== undefined) return conditionalResponse(c.req.raw, cached);
       const madeAt = answers.begin();
-      const found = await store.agents.getVisible(id, caller);
+      // The row and its sources in one statement: one round trip to the database per read.
+      const found = await readVisibleAgent(store.db, id, caller);
       if (found === undefined) return agentNotFound(id);
       let answer: CachedAnswer;
       if (format === undefined || format === 'aidip') {
-        const sources = await store.agents.sources(id);
         const body = JSON.stringify(
-          metadataView(found.record, found.metadata, { caller, baseUrl: c.get('baseUrl') }, sources),
+          metadataView(found.record, found.metadata, { caller, baseUrl: c.get('baseUrl') }, found.sources),
         );
         answer = cacheableAnswer(body, 'application/json');
       } else {
