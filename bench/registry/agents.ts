@@ -176,8 +176,50 @@ export interface GeneratedAgent {
   capabilities: string[];
 }
 
-/** The `index`-th agent of the bench population. */
-export function generateAgent(index: number): GeneratedAgent {
+/**
+ * How `varied` agents (the facets bench) differ from one another beyond their domain, with shares like a public
+ * registry's: most declare no authentication, English is common and French a minority, most are active.
+ */
+const AUTHENTICATION: ReadonlyArray<readonly [type: string | undefined, share: number]> = [
+  [undefined, 0.55],
+  ['api_key', 0.25],
+  ['oauth2_bearer', 0.15],
+  ['mtls', 0.05],
+];
+const STATUSES: ReadonlyArray<readonly [status: string, share: number]> = [
+  ['active', 0.82],
+  ['deprecated', 0.08],
+  ['inactive', 0.06],
+  ['maintenance', 0.04],
+];
+/** Each language's own chance of being listed (an agent lists at least one: English when none came up). */
+const LANGUAGE_SHARES: ReadonlyArray<readonly [language: string, share: number]> = [
+  ['en', 0.7],
+  ['fr', 0.25],
+  ['de', 0.18],
+  ['es', 0.18],
+  ['zh', 0.08],
+  ['ja', 0.06],
+  ['pt', 0.06],
+  ['it', 0.05],
+];
+
+function weighted<T>(next: () => number, shares: ReadonlyArray<readonly [T, number]>): T {
+  let left = next();
+  for (const [value, share] of shares) {
+    left -= share;
+    if (left < 0) return value;
+  }
+  return shares.at(-1)![0];
+}
+
+/**
+ * The `index`-th agent of the bench population. `varied` gives it an authentication, status and languages drawn
+ * from `AUTHENTICATION`, `STATUSES` and `LANGUAGE_SHARES` (the same draws on every run); without it every agent is
+ * active, 40% name an authentication and languages are one to three of eight, evenly (what the other benches
+ * measured with).
+ */
+export function generateAgent(index: number, options: { varied?: boolean } = {}): GeneratedAgent {
   const next = random(index * 7919 + 17);
   const domain = DOMAINS[index % DOMAINS.length]!;
   const noun = pick(next, domain.nouns);
@@ -214,7 +256,15 @@ export function generateAgent(index: number): GeneratedAgent {
     status: 'active',
     operations,
   };
-  if (next() < 0.4) document['authentication'] = { type: next() < 0.5 ? 'api_key' : 'oauth2_bearer' };
+  if (options.varied === true) {
+    // A generator of its own, so that the draws above stay those of the plain population.
+    const draw = random(index * 104723 + 29);
+    const authentication = weighted(draw, AUTHENTICATION);
+    if (authentication !== undefined) document['authentication'] = { type: authentication };
+    document['status'] = weighted(draw, STATUSES);
+    const languages = LANGUAGE_SHARES.filter(([, share]) => draw() < share).map(([language]) => language);
+    document['supported_languages'] = languages.length > 0 ? languages : ['en'];
+  } else if (next() < 0.4) document['authentication'] = { type: next() < 0.5 ? 'api_key' : 'oauth2_bearer' };
   return { document, domain: domain.name, tags, capabilities };
 }
 

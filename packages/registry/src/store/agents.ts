@@ -31,6 +31,7 @@ import {
   languageKeys,
   normalizeFilterValue,
   tombstoneVisibility,
+  visibleAgentIdsMeeting,
 } from './filters.js';
 import {
   claimKeys,
@@ -635,9 +636,12 @@ export class AgentRepository {
         .executeTakeFirstOrThrow();
       if (hidden.length <= Number(total) / 2) return excluded;
     }
-    let query = this.#db.selectFrom('agents').select('agents.id');
-    if (visible !== undefined) query = query.where(visible);
-    for (const condition of filterConditions(filters)) query = query.where(condition);
+    // Filtered: from the filters' indexes alone (filters.ts), never each agent's row.
+    let query = visibleAgentIdsMeeting(this.#db, caller, filters);
+    if (query === undefined) {
+      query = this.#db.selectFrom('agents').select('agents.id');
+      if (visible !== undefined) query = query.where(visible);
+    }
     const rows = await query.execute();
     return { candidates: new Set(rows.map((row) => row.id)) };
   }

@@ -2,7 +2,7 @@
  * The WHERE clauses every read shares: what a caller may see (entitlements) and the set-inclusion filters of
  * AIDIP §4.3.1. Visibility is applied in SQL, so a hidden agent never leaves the database for that caller.
  */
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { Caller, RecordStatus } from '../records/types.js';
 import type { AgentValueTableName } from './schema.js';
@@ -97,56 +97,122 @@ export function tombstoneVisibility(
   };
 }
 
+/** Where a filter looks: a value table, the agents' status, or how the entries' sources arrived and were read. */
+export type FilterSource = AgentValueTableName | 'status' | 'arrival' | 'format';
+
+/** One thing a filter asks of an agent: a value among `values` in `source`. */
+export interface FilterRequirement {
+  source: FilterSource;
+  /** Any of these (stored, comparable forms); never empty. */
+  values: readonly string[];
+}
+
 /**
- * The filter conditions, one per required value; empty when nothing is filtered. Each is `id IN (agents with the
+ * What `filters` require, one requirement per value that must be present (capabilities, tags, languages) and one
+ * per filter that takes any of its values; empty when nothing is filtered. The SQL conditions
+ * (`filterConditions`) and the facet counts in memory (facet-index.ts) both read filters through this, so they
+ * select the same agents.
+ */
+export function filterRequirements(filters: AgentFilters): FilterRequirement[] {
+  const requirements: FilterRequirement[] = [];
+  for (const value of unique(filters.capabilities))
+    requirements.push({ source: 'agent_capabilities', values: [value] });
+  for (const value of unique(filters.tags)) requirements.push({ source: 'agent_tags', values: [value] });
+  for (const value of unique(filters.languages))
+    requirements.push({ source: 'agent_languages', values: [value] });
+  const anyOf = (source: FilterSource, values: string[]): void => {
+    if (values.length > 0) requirements.push({ source, values });
+  };
+  anyOf('status', [...new Set(filters.status ?? [])]);
+  anyOf('agent_transports', unique(filters.transports));
+  anyOf('agent_auth_kinds', unique(filters.authKinds));
+  anyOf('arrival', unique(filters.sources));
+  anyOf('format', unique(filters.formats));
+  return requirements;
+}
+
+/**
+ * The filter conditions, one per requirement; empty when nothing is filtered. Each is `id IN (agents with the
  * value)`, not a correlated EXISTS: the planner then reads the (value, agent_id) index once per value and visits
  * only matching agents, in id order, where EXISTS made it walk every agent in id order and probe each (measured
  * at 10,000 agents: 0.4 ms against 50 ms when the matches sort last).
  */
 export function filterConditions(filters: AgentFilters): Array<(eb: AgentsScope) => Expression<SqlBool>> {
-  const conditions: Array<(eb: AgentsScope) => Expression<SqlBool>> = [];
-  const requireValue = (table: AgentValueTableName, value: string): void => {
-    conditions.push((eb) =>
-      eb(
-        'agents.id',
-        'in',
-        eb.selectFrom(table).select(`${table}.agent_id`).where(`${table}.value`, '=', value),
-      ),
-    );
-  };
-  for (const value of unique(filters.capabilities)) requireValue('agent_capabilities', value);
-  for (const value of unique(filters.tags)) requireValue('agent_tags', value);
-  for (const value of unique(filters.languages)) requireValue('agent_languages', value);
-  const statuses = [...new Set(filters.status ?? [])];
-  if (statuses.length > 0) conditions.push((eb) => eb('agents.status', 'in', statuses));
-  const anySource = (column: 'arrival' | 'format', values: string[]): void => {
-    if (values.length === 0) return;
-    conditions.push((eb) =>
-      eb(
-        'agents.id',
-        'in',
-        eb
-          .selectFrom('agent_sources')
-          .select('agent_sources.agent_id')
-          .where(`agent_sources.${column}`, 'in', values),
-      ),
-    );
-  };
-  const anyValue = (table: AgentValueTableName, values: string[]): void => {
-    if (values.length === 0) return;
-    conditions.push((eb) =>
-      eb(
-        'agents.id',
-        'in',
-        eb.selectFrom(table).select(`${table}.agent_id`).where(`${table}.value`, 'in', values),
-      ),
-    );
-  };
-  anyValue('agent_transports', unique(filters.transports));
-  anyValue('agent_auth_kinds', unique(filters.authKinds));
-  anySource('arrival', unique(filters.sources));
-  anySource('format', unique(filters.formats));
-  return conditions;
+  return filterRequirements(filters).map(({ source, values }) => {
+    const list = [...values];
+    switch (source) {
+      case 'status':
+        return (eb: AgentsScope) => eb('agents.status', 'in', list);
+      case 'arrival':
+      case 'format':
+        return (eb: AgentsScope) =>
+          eb(
+            'agents.id',
+            'in',
+            eb
+              .selectFrom('agent_sources')
+              .select('agent_sources.agent_id')
+              .where(`agent_sources.${source}`, 'in', list),
+          );
+      default:
+        return (eb: AgentsScope) =>
+          eb(
+            'agents.id',
+            'in',
+            list.length === 1
+              ? eb.selectFrom(source).select(`${source}.agent_id`).where(`${source}.value`, '=', list[0]!)
+              : eb.selectFrom(source).select(`${source}.agent_id`).where(`${source}.value`, 'in', list),
+          );
+    }
+  });
+}
+
+/**
+ * The ids of the agents `caller` may see that meet `filters` (of which there is at least one), read from indexes
+ * alone: each requirement's agents from its (value, agent_id) index (the status index for status), intersected,
+ * less the restricted agents hidden from `caller`. Selecting from `agents` with the same conditions looked every
+ * matching agent up in its row, whose description comes first and spills onto further pages (measured at 100,000
+ * agents, a filter keeping half of them: 1-2 s against 0.15-0.35 s).
+ */
+export function visibleAgentIdsMeeting(
+  db: Kysely<Database>,
+  caller: Caller,
+  filters: AgentFilters,
+): SelectQueryBuilder<Database, AgentIdTable, { id: string }> | undefined {
+  const [first, ...rest] = filterRequirements(filters).map((requirement) => idsMeeting(db, requirement));
+  if (first === undefined) return undefined;
+  let ids = first;
+  for (const more of rest) ids = ids.intersect(more);
+  const visible = agentVisibility(caller);
+  if (visible === undefined) return ids;
+  return ids.except(
+    db
+      .selectFrom('agents')
+      .select('agents.id as id')
+      .where('agents.restricted', '=', 1)
+      .where((eb) => eb.not(visible(eb))),
+  );
+}
+
+type AgentIdTable = AgentValueTableName | 'agents' | 'agent_sources';
+
+function idsMeeting(
+  db: Kysely<Database>,
+  { source, values }: FilterRequirement,
+): SelectQueryBuilder<Database, AgentIdTable, { id: string }> {
+  const list = [...values];
+  switch (source) {
+    case 'status':
+      return db.selectFrom('agents').select('agents.id as id').where('agents.status', 'in', list);
+    case 'arrival':
+    case 'format':
+      return db
+        .selectFrom('agent_sources')
+        .select('agent_sources.agent_id as id')
+        .where(`agent_sources.${source}`, 'in', list);
+    default:
+      return db.selectFrom(source).select(`${source}.agent_id as id`).where(`${source}.value`, 'in', list);
+  }
 }
 
 function unique(values: readonly string[] | undefined): string[] {

@@ -179,3 +179,164 @@ describe('GET /facets', () => {
     assert.match(limit.text, /limit/);
   });
 });
+
+/**
+ * The counts against a count made here from what was registered, for a population where filters keep a middling
+ * share of the agents (as `auth=none` and `language=fr` do at scale) and some agents are restricted: for each
+ * caller and filter, every count is that of the agents the caller may see that meet the filter, and it stays so as
+ * agents are changed, hidden and deleted.
+ */
+describe('GET /facets against a count of the registered agents', () => {
+  interface Registered {
+    id: string;
+    owner: 'acme' | 'beta';
+    tags: string[];
+    auth: 'none' | 'apikey' | 'oauth2';
+    languages: string[];
+    status: 'active' | 'deprecated';
+    groups?: string[];
+  }
+  interface Caller {
+    name: string;
+    token?: string;
+    publisher?: string;
+    groups: string[];
+    admin?: boolean;
+  }
+  const AUTH_TYPES = { apikey: 'api_key', oauth2: 'oauth2_bearer' } as const;
+  const FILTERS: ReadonlyArray<Record<string, string>> = [
+    {},
+    { auth: 'none' },
+    { language: 'fr' },
+    { language: 'en' },
+    { status: 'active', auth: 'none' },
+    { tags: 'nlp', language: 'fr' },
+  ];
+  let r: TestRegistry;
+  const tokens: Record<'acme' | 'beta', string> = { acme: '', beta: '' };
+  const registered = new Map<string, Registered>();
+  const callers: Caller[] = [];
+
+  async function register(agent: Registered): Promise<void> {
+    const document = aidipAgent({
+      id: agent.id,
+      name: `Agent ${agent.id}`,
+      tags: agent.tags,
+      languages: agent.languages,
+      status: agent.status,
+    });
+    if (agent.auth !== 'none') document['authentication'] = { type: AUTH_TYPES[agent.auth] };
+    const answer = await r.request('/agents', {
+      token: tokens[agent.owner],
+      // Access said each time: a registration without it keeps the access the agent had.
+      body: { document, access: agent.groups === undefined ? null : { groups: agent.groups } },
+    });
+    assert.ok(answer.status === 201 || answer.status === 200, answer.text);
+    registered.set(agent.id, agent);
+  }
+
+  before(async () => {
+    r = await startRegistry();
+    tokens.acme = (await r.token('publisher', { publisher: 'acme' })).token;
+    tokens.beta = (await r.token('publisher', { publisher: 'beta' })).token;
+    const team = (await r.token('client', { groups: ['team'] })).token;
+    callers.push(
+      { name: 'anonymous', groups: [] },
+      { name: 'a client of team', token: team, groups: ['team'] },
+      { name: 'publisher beta', token: tokens.beta, publisher: 'beta', groups: [] },
+      { name: 'the admin', token: r.admin, groups: [], admin: true },
+    );
+    for (let index = 0; index < 36; index++) {
+      await register({
+        id: `mixed-${index}`,
+        owner: index % 5 === 0 ? 'beta' : 'acme',
+        tags: index % 3 === 0 ? ['nlp', 'cloud'] : index % 3 === 1 ? ['geo'] : ['nlp'],
+        auth: index % 5 < 3 ? 'none' : index % 5 === 3 ? 'apikey' : 'oauth2',
+        languages: index % 4 === 0 ? ['fr', 'en'] : index % 4 === 1 ? ['en-GB'] : ['de'],
+        status: index % 7 === 0 ? 'deprecated' : 'active',
+        ...(index % 6 === 0 ? { groups: ['team'] } : index % 8 === 3 ? { groups: ['others'] } : {}),
+      });
+    }
+  });
+  after(() => r.close());
+
+  function expected(caller: Caller, filter: Record<string, string>): FacetsAnswer {
+    const counts: Record<string, Map<string, number>> = {
+      tags: new Map(),
+      auth: new Map(),
+      languages: new Map(),
+      status: new Map(),
+    };
+    let total = 0;
+    for (const agent of registered.values()) {
+      const visible =
+        caller.admin === true ||
+        agent.groups === undefined ||
+        agent.owner === caller.publisher ||
+        agent.groups.some((group) => caller.groups.includes(group));
+      // A language counts, and filters, under its tag and its primary subtag.
+      const languages = [
+        ...new Set(agent.languages.flatMap((tag) => [tag.toLowerCase(), tag.split('-')[0]!.toLowerCase()])),
+      ];
+      const meets =
+        (filter['auth'] === undefined || agent.auth === filter['auth']) &&
+        (filter['language'] === undefined || languages.includes(filter['language'])) &&
+        (filter['status'] === undefined || agent.status === filter['status']) &&
+        (filter['tags'] === undefined || agent.tags.includes(filter['tags']));
+      if (!visible || !meets) continue;
+      total++;
+      const add = (facet: string, values: string[]) => {
+        for (const value of values) counts[facet]!.set(value, (counts[facet]!.get(value) ?? 0) + 1);
+      };
+      add('tags', agent.tags);
+      add('auth', [agent.auth]);
+      add('languages', languages);
+      add('status', [agent.status]);
+    }
+    const sorted = (map: Map<string, number>) =>
+      [...map]
+        .map(([value, count]) => ({ value, count }))
+        .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1));
+    return {
+      total,
+      facets: Object.fromEntries(Object.entries(counts).map(([facet, map]) => [facet, sorted(map)])),
+    };
+  }
+
+  async function assertCounts(moment: string): Promise<void> {
+    for (const caller of callers) {
+      for (const filter of FILTERS) {
+        const query = new URLSearchParams(filter).toString();
+        const answer = await r.request(
+          `/facets?${query}`,
+          caller.token === undefined ? {} : { token: caller.token },
+        );
+        assert.equal(answer.status, 200, answer.text);
+        const body = answer.json as FacetsAnswer;
+        const want = expected(caller, filter);
+        const where = `${moment}: ${caller.name}, ?${query}`;
+        assert.equal(body.total, want.total, where);
+        for (const facet of ['tags', 'auth', 'languages', 'status'])
+          assert.deepEqual(body.facets[facet], want.facets[facet], `${where}, ${facet}`);
+      }
+    }
+  }
+
+  test('each caller counts the agents it may see that meet the filter', async () => {
+    await assertCounts('as registered');
+  });
+
+  test('changed, newly hidden and deleted agents count as they are now', async () => {
+    // A public agent is hidden, a restricted one made public, another's tags and auth changed, one deleted.
+    const hidden = registered.get('mixed-1')!;
+    await register({ ...hidden, groups: ['others'] });
+    const opened = registered.get('mixed-6')!;
+    const { groups: _groups, ...open } = opened;
+    await register(open);
+    await register({ ...registered.get('mixed-2')!, tags: ['geo', 'fresh'], auth: 'oauth2' });
+    const deleted = await r.request('/agents/mixed-4', { method: 'DELETE', token: tokens.acme });
+    assert.equal(deleted.status, 204, deleted.text);
+    registered.delete('mixed-4');
+    await assertCounts('after the writes');
+  });
+});

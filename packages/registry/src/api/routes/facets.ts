@@ -1,9 +1,11 @@
 /**
  * GET /facets: how many of the agents the caller may see, within the filters of GET /agents (and, with `q`, among
  * the best-ranked matches of the text query), have each tag, capability, language and status, arrived each way
- * and were described in each format — the counts beside a search's filters. Answers without `q` are kept until
- * the next write, like listing pages.
+ * and were described in each format — the counts beside a search's filters. The values are counted from an index
+ * in memory that follows the database's writes (store/facet-index.ts). Answers without `q` are kept until the next
+ * write, like listing pages.
  */
+import { FacetIndex } from '../../store/facet-index.js';
 import { agentFacets } from '../../store/facets.js';
 import { AnswerCache, callerKey } from '../answer-cache.js';
 import type { RegistryServices, RouteHandlers } from '../context.js';
@@ -23,6 +25,10 @@ export function facetHandlers(services: RegistryServices): RouteHandlers<'facetC
   const answers = new AnswerCache(services.settings.answerCache === false ? 0 : CACHED_ANSWERS, () =>
     store.changeCount(),
   );
+  // Each agent's facet values in memory (store/facet-index.ts), read in the background from the start so that
+  // the first count does not wait for them.
+  const index = new FacetIndex(store.db, () => store.changeCount());
+  index.current().catch(() => undefined);
   return {
     facetCounts: async (c) => {
       const caller = c.get('caller');
@@ -53,7 +59,7 @@ export function facetHandlers(services: RegistryServices): RouteHandlers<'facetC
               });
         among = hits.map((hit) => hit.id);
       }
-      const facets = await agentFacets(store.db, caller, filters, limit, among);
+      const facets = await agentFacets(store.db, index, caller, filters, limit, among);
       const { total, ...byFacet } = facets;
       const answer = jsonAnswer(
         JSON.stringify({ total, ...(among === undefined ? {} : { ranked: RANKED_AGENTS }), facets: byFacet }),
