@@ -17,7 +17,7 @@ import { lexicalFields } from '../../packages/registry/src/search/document-text.
 import { searchMigrations } from '../../packages/registry/src/search/index.js';
 import {
   createPostgresLexicalIndex,
-  postgresLexicalMigration,
+  postgresLexicalMigrations,
 } from '../../packages/registry/src/search/lexical/postgres.js';
 import { parseLexicalQuery } from '../../packages/registry/src/search/lexical/query.js';
 import { createSqliteLexicalIndex } from '../../packages/registry/src/search/lexical/sqlite.js';
@@ -49,7 +49,7 @@ export async function compareLexicalEngines(dataset: Dataset): Promise<EngineSco
   });
   try {
     await migrated(sqliteDb, searchMigrations);
-    await migrated(postgresDb, { '2026-11-28-100-search-lexical-postgres': postgresLexicalMigration });
+    await migrated(postgresDb, { ...postgresLexicalMigrations });
     const engines: Array<[Kysely<Tables>, LexicalIndex]> = [
       [sqliteDb, createSqliteLexicalIndex()],
       [postgresDb, createPostgresLexicalIndex()],

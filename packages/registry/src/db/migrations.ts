@@ -36,6 +36,7 @@ export const MIGRATION_ORDER: readonly string[] = [
   '2026-11-28-100-search-lexical-postgres',
   '2026-11-28-010-agent-transports-auth',
   '2026-11-28-011-agent-sources-facet-indexes',
+  '2026-11-28-101-search-lexical-postings',
 ];
 
 export interface NamedMigration extends Migration {

@@ -85,7 +85,9 @@ export async function createSearchIndex(
   const dialect = options.dialect;
   const lexical =
     options.lexical ??
-    (dialect?.name === 'postgres' ? createPostgresLexicalIndex() : createSqliteLexicalIndex());
+    (dialect?.name === 'postgres'
+      ? createPostgresLexicalIndex({ changeCount: () => dialect.changeCount() })
+      : createSqliteLexicalIndex());
   const embedder = createEmbedder(provider, {
     queryCacheSize: options.queryCacheSize ?? 2000,
     onError: options.onEmbeddingError ?? (() => undefined),

@@ -217,6 +217,61 @@ describe('replicas on one PostgreSQL database', () => {
     }
   });
 
+  test('lexical scores on one replica follow the statistics another replica’s write moves', async () => {
+    const register = (via: TestRegistry, id: string, name: string, description: string) =>
+      via.request('/agents', {
+        token: via.admin,
+        body: aidipAgent({ id, name, description, tags: ['lights'] }),
+      });
+    /** Each hit’s id and score (BM25 in lexical mode), as a replica ranks them. */
+    const scores = async (replica: TestRegistry) => {
+      const found = await replica.request('/agents/search', {
+        body: { query: 'lighthouse lamp', mode: 'lexical' },
+      });
+      return asArray(found.json).map((hit) => [String(hit['id']), Number(hit['score'])] as const);
+    };
+    const keeper = await register(
+      first,
+      'urn:agent:keeper',
+      'Lighthouse Keeper',
+      'Keeps the lamp lit in storms.',
+    );
+    assert.equal(keeper.status, 201, keeper.text);
+    const keeperId = String(asObject(keeper.json)['id']);
+    // The second replica ranks the keeper, and keeps the statistics it ranked with.
+    await eventually('the keeper on the second replica', async () =>
+      (await scores(second)).some(([id]) => id === keeperId),
+    );
+    const alone = (await scores(second)).find(([id]) => id === keeperId)![1];
+
+    // The first replica adds another agent with the same words: the keeper's idf and the average length move.
+    const tours = await register(
+      first,
+      'urn:agent:tours',
+      'Lighthouse Tours',
+      'Climb to the lighthouse lamp.',
+    );
+    assert.equal(tours.status, 201, tours.text);
+    let seen: unknown;
+    await eventually('the second replica ranking with the moved statistics', async () => {
+      const [onFirst, onSecond] = await Promise.all([scores(first), scores(second)]);
+      seen = { onFirst, onSecond };
+      return onSecond.length === 2 && JSON.stringify(onFirst) === JSON.stringify(onSecond);
+    }).catch((error: unknown) => {
+      throw new Error(`${(error as Error).message}: ${JSON.stringify(seen)}`);
+    });
+    const shared = (await scores(second)).find(([id]) => id === keeperId)![1];
+    assert.notEqual(shared, alone);
+    // The agents go, so that the next test counts its own.
+    for (const id of [keeperId, String(asObject(tours.json)['id'])]) {
+      const removed = await first.request(`/agents/${encodeURIComponent(id)}`, {
+        method: 'DELETE',
+        token: first.admin,
+      });
+      assert.equal(removed.status, 204, removed.text);
+    }
+  });
+
   test('a replica started later finds every agent and vector in the database', async () => {
     const created = await second.request('/agents', {
       token: second.admin,

@@ -10,7 +10,12 @@ import fc from 'fast-check';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { lexicalFields } from '../../src/search/document-text.js';
-import { createPostgresLexicalIndex, postgresLexicalMigration } from '../../src/search/lexical/postgres.js';
+import { FIELD_COLUMNS } from '../../src/search/lexical/fields.js';
+import {
+  createPostgresLexicalIndex,
+  indexWords,
+  postgresLexicalMigrations,
+} from '../../src/search/lexical/postgres.js';
 import { parseLexicalQuery } from '../../src/search/lexical/query.js';
 import { createSqliteLexicalIndex } from '../../src/search/lexical/sqlite.js';
 import type {
@@ -72,7 +77,7 @@ before(async () => {
   const { error } = await new Migrator({
     db: postgresDb,
     provider: {
-      getMigrations: async () => ({ '2026-11-28-100-search-lexical-postgres': postgresLexicalMigration }),
+      getMigrations: async () => ({ ...postgresLexicalMigrations }),
     },
   }).migrateToLatest();
   if (error) throw error;
@@ -430,5 +435,173 @@ describe('the lexical index on PostgreSQL against FTS5 (property)', () => {
       share >= 0.95,
       `top-10 orders agree on ${agree}/${queries.length}: ${disagreements.join(' | ')}`,
     );
+  });
+});
+
+describe('the lexical index on PostgreSQL: postings, counts and kept statistics', () => {
+  const postgres = () => engines[1]!;
+  const collection = () =>
+    fc.sample(fc.array(generatedFields, { minLength: 40, maxLength: 40 }), { seed: 7, numRuns: 1 })[0]!;
+  const queries = [
+    'weather forecast',
+    'city rain',
+    'rep*',
+    '"code review"',
+    'github issue query',
+    'map route',
+  ];
+
+  /** Each lexeme's kept count against its public postings, and the totals against the documents. */
+  async function countsDisagree(db: Kysely<Tables>): Promise<unknown[]> {
+    const lexemes = await sql<{ lexeme: string; kept: number; counted: number }>`
+      SELECT coalesce(t.lexeme, p.lexeme) AS lexeme, coalesce(t.public_rows, 0) AS kept, coalesce(p.n, 0) AS counted
+      FROM search_lexical_terms AS t
+      FULL JOIN (SELECT lexeme, count(*)::integer AS n FROM search_lexical_postings WHERE NOT restricted
+                 GROUP BY lexeme) AS p ON p.lexeme = t.lexeme
+      WHERE coalesce(t.public_rows, 0) <> coalesce(p.n, 0)`.execute(db);
+    const totals = await sql<{
+      restricted: boolean;
+      rows: string;
+      tokens: string;
+      stored: string;
+      length: string;
+    }>`
+      SELECT t.restricted, t.rows, t.tokens, count(d.row_id) AS stored, coalesce(sum(d.length), 0) AS length
+      FROM search_lexical_totals AS t LEFT JOIN search_lexical_documents AS d ON d.restricted = t.restricted
+      GROUP BY t.restricted, t.rows, t.tokens
+      HAVING t.rows <> count(d.row_id) OR t.tokens <> coalesce(sum(d.length), 0)`.execute(db);
+    return [...lexemes.rows, ...totals.rows];
+  }
+
+  it('keeps each word’s count of public agents and the totals true through rewrites, restrictions and removals', async () => {
+    const engine = postgres();
+    const fields = collection();
+    await engine.reset();
+    await engine.index.write(
+      engine.db,
+      fields.map((entry, i) => ({ id: `agent-${i}`, fields: entry, restricted: i % 7 === 3 })),
+    );
+    assert.deepEqual(await countsDisagree(engine.db), []);
+    // One batch rewrites agents (new text, restriction flipped both ways), repeats an id and adds new ones.
+    await engine.index.write(engine.db, [
+      ...fields.slice(0, 12).map((_, i) => ({
+        id: `agent-${i}`,
+        fields: fields[39 - i]!,
+        restricted: i % 7 !== 3,
+      })),
+      { id: 'agent-5', fields: fields[5]!, restricted: false },
+      { id: 'new-1', fields: fields[20]! },
+    ]);
+    assert.deepEqual(await countsDisagree(engine.db), []);
+    await engine.index.remove(engine.db, ['agent-0', 'agent-3', 'agent-30', 'new-1', 'missing']);
+    assert.deepEqual(await countsDisagree(engine.db), []);
+    assert.equal(await engine.index.count(engine.db), 40 - 3);
+  });
+
+  it('ranks a database indexed before the postings migration as one written now', async () => {
+    const older = await freshPostgres();
+    const olderDb = new Kysely<Tables>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: older.url, max: 2 }) }),
+    });
+    try {
+      const [first, ...rest] = Object.entries(postgresLexicalMigrations);
+      const firstOnly = await new Migrator({
+        db: olderDb,
+        provider: { getMigrations: async () => Object.fromEntries([first!]) },
+      }).migrateToLatest();
+      if (firstOnly.error) throw firstOnly.error;
+      // What the engine before postings wrote: a row per agent with a tsvector per field and one of them all.
+      const fields = collection();
+      let publicRows = 0;
+      let publicTokens = 0;
+      for (const [i, entry] of fields.entries()) {
+        const words = FIELD_COLUMNS.map(([field]) => indexWords(entry[field]).join(' '));
+        const length = words.reduce((sum, text) => sum + (text === '' ? 0 : text.split(' ').length), 0);
+        const restricted = i % 7 === 3;
+        if (!restricted) {
+          publicRows++;
+          publicTokens += length;
+        }
+        const vector = (text: string) => sql`to_tsvector('agentry_english'::regconfig, ${text})`;
+        await sql`INSERT INTO search_lexical_documents (agent_id, restricted, length,
+                    ${sql.raw(FIELD_COLUMNS.map(([, column]) => column).join(', '))},
+                    ${sql.raw(FIELD_COLUMNS.map(([, column]) => `${column}_v`).join(', '))}, document)
+                  VALUES (${`agent-${i}`}, ${restricted}, ${length}, ${sql.join(words)},
+                          ${sql.join(words.map(vector))}, ${vector(words.join(' '))})`.execute(olderDb);
+      }
+      await sql`UPDATE search_lexical_totals SET rows = ${publicRows}, tokens = ${publicTokens}
+                WHERE NOT restricted`.execute(olderDb);
+      await sql`UPDATE search_lexical_totals SET rows = ${fields.length - publicRows},
+                  tokens = (SELECT coalesce(sum(length), 0) FROM search_lexical_documents WHERE restricted)
+                WHERE restricted`.execute(olderDb);
+      const migrated = await new Migrator({
+        db: olderDb,
+        provider: { getMigrations: async () => ({ ...postgresLexicalMigrations }) },
+      }).migrateToLatest();
+      if (migrated.error) throw migrated.error;
+      assert.deepEqual(
+        migrated.results?.map((result) => result.migrationName),
+        rest.map(([name]) => name),
+      );
+
+      const engine = postgres();
+      await engine.reset();
+      await engine.index.write(
+        engine.db,
+        fields.map((entry, i) => ({ id: `agent-${i}`, fields: entry, restricted: i % 7 === 3 })),
+      );
+      assert.deepEqual(await countsDisagree(olderDb), []);
+      for (const query of queries) {
+        for (const options of [{}, { excluded: new Set(['agent-3']) }]) {
+          const lexicalQuery = parseLexicalQuery(query);
+          const [written, rebuilt] = await Promise.all([
+            engine.index.search(engine.db, lexicalQuery, { limit: 20, ...options }),
+            engine.index.search(olderDb, lexicalQuery, { limit: 20, ...options }),
+          ]);
+          assert.ok(written.length > 0, query);
+          assert.deepEqual(rebuilt, written, query);
+        }
+      }
+    } finally {
+      await olderDb.destroy();
+      await older.drop();
+    }
+  });
+
+  it('keeps its statistics between searches only until the change counter moves, and never a restricted agent in them', async () => {
+    const writer = postgres();
+    let changes = 0;
+    const reader = createPostgresLexicalIndex({ changeCount: () => changes });
+    const fresh = () => createPostgresLexicalIndex();
+    const fields = collection();
+    await writer.reset();
+    await writer.index.write(
+      writer.db,
+      fields.slice(0, 30).map((entry, i) => ({ id: `agent-${i}`, fields: entry })),
+    );
+    changes++;
+    const search = (index: LexicalIndex, query: string) =>
+      index.search(writer.db, parseLexicalQuery(query), { limit: 20, excluded: new Set(['hidden']) });
+    for (const query of queries) assert.deepEqual(await search(reader, query), await search(fresh(), query));
+
+    // Another writer (another replica) adds public agents and a restricted one that says every query's words.
+    await writer.index.write(writer.db, [
+      ...fields.slice(30).map((entry, i) => ({ id: `late-${i}`, fields: entry })),
+      {
+        id: 'hidden',
+        fields: { ...fields[0]!, description: `${queries.join(' ').replaceAll(/["*]/g, '')} weather city` },
+        restricted: true,
+      },
+    ]);
+    // Its commit is heard of: the counter moves, and the reader ranks as an index that keeps nothing.
+    changes++;
+    let moved = 0;
+    for (const query of queries) {
+      const [kept, read] = await Promise.all([search(reader, query), search(fresh(), query)]);
+      assert.deepEqual(kept, read, query);
+      assert.ok(!kept.some((hit) => hit.id === 'hidden'), query);
+      if (kept.some((hit) => hit.id.startsWith('late-'))) moved++;
+    }
+    assert.ok(moved > 0);
   });
 });
