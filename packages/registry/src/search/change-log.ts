@@ -10,7 +10,7 @@
  * number it has applied and reads what lies above. One row per agent, kept after the agent is removed (it then
  * says "gone"), so the table grows with the agents, not with the writes.
  */
-import type { Kysely, Migration } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import { chunks } from './chunks.js';
 
@@ -47,17 +47,28 @@ export interface ChangedEntry {
   demotion?: { penalty: number; reasons: string };
 }
 
-/** Stamps `ids` as changed by the running write transaction; returns the number they were stamped with. */
+/**
+ * Stamps `ids` as changed by the running write transaction; returns the number they were stamped with. The number
+ * is read in the statement that stamps the first rows (one round trip, not two: on PostgreSQL the write lock is
+ * held meanwhile), and the later rows of a large write take the number it returned.
+ */
 export async function markChanged(trx: Kysely<Database>, ids: readonly string[]): Promise<number> {
-  const latest = await latestChange(trx);
-  const seq = latest + 1;
+  let seq: number | undefined;
   for (const chunk of chunks([...new Set(ids)])) {
-    await trx
+    const stamp =
+      seq ??
+      sql<number>`(select coalesce(max(${sql.ref('seq')}), 0) + 1 from ${sql.table('search_changes')})`;
+    const stamped = await trx
       .insertInto('search_changes')
-      .values(chunk.map((agent_id) => ({ agent_id, seq })))
-      .onConflict((conflict) => conflict.column('agent_id').doUpdateSet({ seq }))
+      .values(chunk.map((agent_id) => ({ agent_id, seq: stamp })))
+      .onConflict((conflict) =>
+        conflict.column('agent_id').doUpdateSet((eb) => ({ seq: eb.ref('excluded.seq') })),
+      )
+      .returning('seq')
       .execute();
+    seq ??= Number(stamped[0]?.seq);
   }
+  if (seq === undefined) return (await latestChange(trx)) + 1;
   return seq;
 }
 

@@ -49,8 +49,11 @@ export interface IndexWritesParts {
   store: VectorStore;
   follower: ChangeFollower;
   /**
-   * Called first in every write transaction: holds off every other index's writes to the same database until this
-   * one commits, so that the change log's numbers follow commit order (SQLite: its write lock already does).
+   * Called in every write transaction just before it stamps the change log, its last statement: holds off every
+   * other index's stamping on the same database until this one commits, so that the change log's numbers follow
+   * commit order (SQLite: its write lock already does). Taken last, it is held for two round trips to the server
+   * (the stamp and the commit) rather than for the whole write; replicas registering at once wait that long for
+   * each other, not for each other's lexical and vector writes.
    */
   beginWrite?: (trx: Executor) => Promise<void>;
 }
@@ -112,8 +115,11 @@ export function indexWrites({
   }
 
   async function commitUpsert(prepared: PreparedUpsert): Promise<void> {
-    const { entries, embedded } = prepared;
-    if (entries.length === 0) return;
+    const { embedded } = prepared;
+    if (prepared.entries.length === 0) return;
+    // In id order, as every write takes its rows: two writes of the same agents on two replicas wait for each
+    // other rather than each holding a row the other needs.
+    const entries = [...prepared.entries].sort(byAgentId);
     const toEmbed = [...prepared.toEmbed];
     // A write committed while this batch was being embedded may have changed an agent found unchanged then.
     if (prepared.unchanged.size > 0) {
@@ -124,30 +130,11 @@ export function indexWrites({
       toEmbed.push(...late);
     }
 
+    toEmbed.sort(byAgentId);
     const ids = entries.map(({ document }) => document.id);
     const seq = await db.transaction().execute(async (trx) => {
-      await beginWrite(trx);
-      await lexical.write(
-        trx,
-        entries.map(({ document }) => ({
-          id: document.id,
-          fields: lexicalFields(document),
-          restricted: document.restricted === true,
-        })),
-      );
-      for (const { document } of entries) {
-        const demotion = document.demotion;
-        if (demotion !== undefined && demotion.penalty > 0) {
-          const row = { penalty: demotion.penalty, reasons: JSON.stringify(demotion.reasons) };
-          await trx
-            .insertInto('search_demotions')
-            .values({ agent_id: document.id, ...row })
-            .onConflict((conflict) => conflict.column('agent_id').doUpdateSet(row))
-            .execute();
-        } else if (store.demotions.has(document.id)) {
-          await trx.deleteFrom('search_demotions').where('agent_id', '=', document.id).execute();
-        }
-      }
+      // The rows of these agents first (vectors, then demotions), then the lexical index, whose statistics every
+      // write updates, then the change log under the write lock: every write takes its locks in this order.
       // Many rows to a statement: a bulk load writes thousands.
       for (const chunk of chunks(toEmbed)) {
         await trx
@@ -174,6 +161,28 @@ export function indexWrites({
           )
           .execute();
       }
+      for (const { document } of entries) {
+        const demotion = document.demotion;
+        if (demotion !== undefined && demotion.penalty > 0) {
+          const row = { penalty: demotion.penalty, reasons: JSON.stringify(demotion.reasons) };
+          await trx
+            .insertInto('search_demotions')
+            .values({ agent_id: document.id, ...row })
+            .onConflict((conflict) => conflict.column('agent_id').doUpdateSet(row))
+            .execute();
+        } else if (store.demotions.has(document.id)) {
+          await trx.deleteFrom('search_demotions').where('agent_id', '=', document.id).execute();
+        }
+      }
+      await lexical.write(
+        trx,
+        entries.map(({ document }) => ({
+          id: document.id,
+          fields: lexicalFields(document),
+          restricted: document.restricted === true,
+        })),
+      );
+      await beginWrite(trx);
       return markChanged(trx, ids);
     });
     follower.ownWriteCommitted(seq, ids);
@@ -188,12 +197,13 @@ export function indexWrites({
   async function remove(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     const seq = await db.transaction().execute(async (trx) => {
-      await beginWrite(trx);
-      await lexical.remove(trx, ids);
-      for (const chunk of chunks(ids)) {
+      // In the order every write takes its locks (commitUpsert): the agents' rows, the lexical index, the log.
+      for (const chunk of chunks([...ids].sort())) {
         await trx.deleteFrom('search_vectors').where('agent_id', 'in', chunk).execute();
         await trx.deleteFrom('search_demotions').where('agent_id', 'in', chunk).execute();
       }
+      await lexical.remove(trx, ids);
+      await beginWrite(trx);
       return markChanged(trx, ids);
     });
     follower.ownWriteCommitted(seq, ids);
@@ -219,8 +229,8 @@ export function indexWrites({
   async function writeVectors(providerId: string, rows: readonly EmbeddedRow[]): Promise<void> {
     const ids = rows.map((row) => row.id);
     const seq = await db.transaction().execute(async (trx) => {
-      await beginWrite(trx);
-      for (const { id, text, vector } of rows) {
+      // In id order, then the log under the write lock, as every write takes its locks (commitUpsert).
+      for (const { id, text, vector } of [...rows].sort((a, b) => compareIds(a.id, b.id))) {
         await trx
           .updateTable('search_vectors')
           .set({ provider: providerId, dims: vector.length, vector: encodeVector(vector) })
@@ -228,6 +238,7 @@ export function indexWrites({
           .where('text', '=', text)
           .execute();
       }
+      await beginWrite(trx);
       return markChanged(trx, ids);
     });
     follower.ownWriteCommitted(seq, ids);
@@ -235,4 +246,13 @@ export function indexWrites({
   }
 
   return { prepareUpsert, commitUpsert, remove, embedPendingBatch };
+}
+
+/** One order of agents for every write (code units, as `Array.prototype.sort` orders strings). */
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function byAgentId(a: UpsertEntry, b: UpsertEntry): number {
+  return compareIds(a.document.id, b.document.id);
 }
