@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createSearchIndex, type SearchIndex } from '../../src/search/index.js';
+import { parseLexicalQuery } from '../../src/search/lexical/query.js';
+import { createSqliteLexicalIndex } from '../../src/search/lexical/sqlite.js';
 import { doc, openTestDatabase, type TestDatabase } from './helpers.js';
 
 const agents = [
@@ -128,6 +130,21 @@ describe('lexical search', () => {
     );
     assert.ok(hit.lexical !== undefined && hit.lexical > 0);
     assert.equal(hit.semantic, undefined);
+  });
+
+  it('explains hits the same whether it looks each one up or filters the matches', async () => {
+    // A registry of millions explains by looking its hits up; a small one filters the query's matches.
+    const query = parseLexicalQuery('weather forecast for a city');
+    const hits = ['weather', 'mentions-weather', 'translator', 'no-such-agent'];
+    const filtered = await createSqliteLexicalIndex().explain(database.db, query, hits);
+    const lookedUp = await createSqliteLexicalIndex({ explainLookupsFrom: 0 }).explain(
+      database.db,
+      query,
+      hits,
+    );
+    assert.deepEqual(new Map([...lookedUp].sort()), new Map([...filtered].sort()));
+    assert.deepEqual([...filtered.keys()].sort(), ['mentions-weather', 'weather']);
+    assert.deepEqual(filtered.get('weather')?.name, ['weather']);
   });
 
   it('treats FTS5 syntax in a query as plain words', async () => {
