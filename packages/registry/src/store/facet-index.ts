@@ -18,8 +18,9 @@
  * seen, and for `FULL_CHECK_MS` at most; the first load reads every value table once (at 100,000 agents: about
  * 40 MB of heap, 2-7 s on this machine while it is loaded).
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/database.js';
+import type { DialectName } from '../db/dialect.js';
 import type { FilterRequirement, FilterSource } from './filters.js';
 import type { AgentValueTableName } from './schema.js';
 
@@ -67,6 +68,9 @@ const CATCH_UP_MARGIN_MS = 60_000;
 const FULL_CHECK_MS = 5 * 60_000;
 /** Ids a statement names at most. */
 const CHUNK = 500;
+/** What `#joined` separates rows by, and an id from its `updated_at` (cast: PostgreSQL types the parameters). */
+const NEWLINE = sql`cast(${'\n'} as text)`;
+const TAB = sql`cast(${'\t'} as text)`;
 
 interface Entry {
   updatedAt: string;
@@ -115,6 +119,7 @@ export interface FacetTotals {
 
 export class FacetIndex {
   readonly #db: Kysely<Database>;
+  readonly #dialect: DialectName;
   readonly #changeCount: () => number;
   readonly #dictionary = new FacetDictionary();
   #entries = new Map<string, Entry>();
@@ -127,15 +132,16 @@ export class FacetIndex {
   /** Refreshes and loads run one after another: each reads what the one before left. */
   #work: Promise<void> = Promise.resolve();
 
-  constructor(db: Kysely<Database>, changeCount: () => number) {
+  constructor(db: Kysely<Database>, dialect: DialectName, changeCount: () => number) {
     this.#db = db;
+    this.#dialect = dialect;
     this.#changeCount = changeCount;
   }
 
   /** Brings the index up to what the database holds now; at once when nothing was written since the last time. */
-  current(): Promise<void> {
-    if (this.#loaded && this.#changeCount() === this.#checkedAt) return Promise.resolve();
-    return this.#serially(() => this.#refresh());
+  async current(): Promise<void> {
+    if (this.#loaded && this.#changeCount() === this.#checkedAt) return;
+    await this.#serially(() => this.#refresh());
   }
 
   /**
@@ -267,39 +273,86 @@ export class FacetIndex {
     return Number(row.count);
   }
 
-  /** Every agent's id and `updated_at`, from the agents_updated index. */
-  #versions(): Promise<Array<{ id: string; updated_at: string }>> {
-    return this.#db.selectFrom('agents').select(['agents.id', 'agents.updated_at']).execute();
+  /** Every agent's id and `updated_at`, from the agents_updated index, in one string (see `#joined`). */
+  async #versions(): Promise<Array<{ id: string; updated_at: string }>> {
+    const row = await this.#db
+      .selectFrom('agents')
+      .select(
+        this.#joined(sql`${sql.ref('agents.id')} || ${TAB} || ${sql.ref('agents.updated_at')}`).as('pairs'),
+      )
+      .executeTakeFirst();
+    return split(row?.pairs).map((pair) => {
+      const tab = pair.indexOf('\t');
+      return { id: pair.slice(0, tab), updated_at: pair.slice(tab + 1) };
+    });
   }
 
-  /** Every agent, table by table: each read from an index holding just what it needs. */
+  /**
+   * An aggregate joining `expression` over the rows with newlines, which agent ids (URL-safe) and timestamps
+   * never hold: a table read as one row per value instead of one per agent and value, which costs a fifth of the
+   * time at 100,000 agents.
+   */
+  #joined(expression: RawBuilder<unknown>): RawBuilder<string | null> {
+    return this.#dialect === 'postgres'
+      ? sql<string | null>`string_agg(${expression}, ${NEWLINE})`
+      : sql<string | null>`group_concat(${expression}, ${NEWLINE})`;
+  }
+
+  /** Every agent, table by table: each read from an index holding just what it needs, its ids joined by value. */
   async #loadAll(): Promise<void> {
     // The versions first: the values read after them are as new or newer, and a newer agent is read again later.
     const versions = await this.#versions();
-    const statuses = await this.#db.selectFrom('agents').select(['agents.id', 'agents.status']).execute();
     const building = new Map<string, { updatedAt: string; codes: number[] }>();
     for (const row of versions) {
       building.set(row.id, { updatedAt: row.updated_at, codes: [] });
       this.#saw(row.updated_at);
     }
-    this.#collect(building, 'status', statuses, (row) => ({ agentId: row.id, value: row.status }));
+    const statuses = await this.#db
+      .selectFrom('agents')
+      .select(['agents.status as value', this.#joined(sql.ref('agents.id')).as('ids')])
+      .groupBy('agents.status')
+      .execute();
+    this.#collectJoined(building, 'status', statuses);
     // An agent written between the two reads is in one only; it is read again at the next catch-up.
     for (const [id, entry] of building) if (entry.codes.length === 0) building.delete(id);
     for (const [table, facet] of VALUE_TABLES) {
       const rows = await this.#db
         .selectFrom(table)
-        .select([`${table}.agent_id`, `${table}.value`])
+        .select([`${table}.value as value`, this.#joined(sql.ref(`${table}.agent_id`)).as('ids')])
+        .groupBy(`${table}.value`)
         .execute();
-      this.#collect(building, facet, rows, (row) => ({ agentId: row.agent_id, value: row.value }));
+      this.#collectJoined(building, facet, rows);
     }
-    const sources = await this.#db
-      .selectFrom('agent_sources')
-      .select(['agent_sources.agent_id', 'agent_sources.arrival', 'agent_sources.format'])
-      .execute();
-    this.#collectSources(building, sources);
+    for (const column of ['arrival', 'format'] as const) {
+      const rows = await this.#db
+        .selectFrom('agent_sources')
+        .select([
+          `agent_sources.${column} as value`,
+          this.#joined(sql.ref('agent_sources.agent_id')).as('ids'),
+        ])
+        .groupBy(`agent_sources.${column}`)
+        .execute();
+      // An entry with several sources is listed once per source: it counts once.
+      this.#collectJoined(building, column === 'arrival' ? 'sources' : 'formats', rows, true);
+    }
     this.#entries = new Map([...building].map(([id, entry]) => [id, frozen(entry)]));
     this.#loaded = true;
     this.#fullCheckAt = Date.now();
+  }
+
+  #collectJoined(
+    building: Map<string, { codes: number[] }>,
+    facet: FacetName,
+    rows: ReadonlyArray<{ value: string; ids: string | null }>,
+    once = false,
+  ): void {
+    for (const row of rows) {
+      const code = this.#dictionary.code(facet, row.value);
+      for (const id of split(row.ids)) {
+        const codes = building.get(id)?.codes;
+        if (codes !== undefined && !(once && codes.includes(code))) codes.push(code);
+      }
+    }
   }
 
   /** The agents `ids`, as they are now; those that no longer exist are dropped. */
@@ -372,6 +425,11 @@ export class FacetIndex {
 function meets(codes: Uint32Array, accepted: Uint8Array): boolean {
   for (let i = 0; i < codes.length; i++) if (accepted[codes[i]!] === 1) return true;
   return false;
+}
+
+/** The rows `#joined` joined; none for none (the aggregate of no rows is null). */
+function split(joined: string | null | undefined): string[] {
+  return joined === null || joined === undefined || joined === '' ? [] : joined.split('\n');
 }
 
 function frozen(entry: { updatedAt: string; codes: number[] }): Entry {

@@ -19,16 +19,19 @@ const PARAMETERS = queryParameters('facetCounts');
 const CACHED_ANSWERS = 200;
 /** With a text query, the counts are over this many of its best-ranked agents at most. */
 const RANKED_AGENTS = 500;
+/** How long after the registry opens its facet index is read, when no count asked for it sooner. */
+const WARM_AFTER_MS = 5000;
 
 export function facetHandlers(services: RegistryServices): RouteHandlers<'facetCounts'> {
   const { store } = services;
   const answers = new AnswerCache(services.settings.answerCache === false ? 0 : CACHED_ANSWERS, () =>
     store.changeCount(),
   );
-  // Each agent's facet values in memory (store/facet-index.ts), read in the background from the start so that
-  // the first count does not wait for them.
-  const index = new FacetIndex(store.db, () => store.changeCount());
-  index.current().catch(() => undefined);
+  // Each agent's facet values in memory (store/facet-index.ts): read by the first count, or in the background a
+  // few seconds after the registry opens, so that a server's first count does not wait for them while a one-shot
+  // command such as `agentry import` that is done by then never reads them.
+  const index = new FacetIndex(store.db, store.dialect.name, () => store.changeCount());
+  setTimeout(() => index.current().catch(() => undefined), WARM_AFTER_MS).unref();
   return {
     facetCounts: async (c) => {
       const caller = c.get('caller');
