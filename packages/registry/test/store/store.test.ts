@@ -1,5 +1,6 @@
 /**
- * The store on a real SQLite file: every case of store-suite.ts, and the write-ahead log SQLite keeps.
+ * The store on a real SQLite file: every case of store-suite.ts and facet-index-suite.ts, and the write-ahead log
+ * SQLite keeps.
  */
 import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
@@ -8,9 +9,11 @@ import { after, describe, test } from 'node:test';
 import { storedMetadata } from '../../src/records/views.js';
 import { RegistryStore } from '../../src/store/store.js';
 import { tempDir } from '../fixtures.js';
+import { describeFacetIndex } from './facet-index-suite.js';
 import { agentOf, describeStore, register } from './store-suite.js';
 
 describeStore('sqlite');
+describeFacetIndex('sqlite');
 
 describe('write-ahead log', () => {
   const dir = tempDir();
