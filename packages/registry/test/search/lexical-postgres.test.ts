@@ -498,6 +498,23 @@ describe('the lexical index on PostgreSQL: postings, counts and kept statistics'
     assert.equal(await engine.index.count(engine.db), 40 - 3);
   });
 
+  it('takes writes of the same new agents from two transactions at once, one after the other', async () => {
+    const engine = postgres();
+    const fields = collection();
+    await engine.reset();
+    // Two replicas registering overlapping agents, every one of them new, each in a transaction of its own.
+    const write = (from: number, to: number, restricted: boolean) =>
+      engine.db.transaction().execute((trx) =>
+        engine.index.write(
+          trx,
+          fields.slice(from, to).map((entry, i) => ({ id: `agent-${from + i}`, fields: entry, restricted })),
+        ),
+      );
+    await Promise.all([write(0, 30, false), write(10, 40, true), write(5, 35, false)]);
+    assert.deepEqual(await countsDisagree(engine.db), []);
+    assert.equal(await engine.index.count(engine.db), 40);
+  });
+
   it('ranks a database indexed before the postings migration as one written now', async () => {
     const older = await freshPostgres();
     const olderDb = new Kysely<Tables>({

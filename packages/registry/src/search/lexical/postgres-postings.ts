@@ -57,17 +57,25 @@ export interface LexicalEntry {
 }
 
 /**
- * Indexes (or re-indexes) agents, a batch per few statements; the last entry of an id wins. Writers take turns
- * (the search index's writes hold an advisory lock, `agentry migrate` the database's write lock): an agent's old
- * postings are found from its document, which a writer running beside this one could not yet have committed.
+ * The transaction-scoped advisory lock every lexical write takes first: writers take turns until they commit,
+ * whatever lock their caller holds. Two at once would each find an agent new that both write (an agent's old
+ * postings are found from its document, which the other could not yet have committed), and would move the counts
+ * of the words every agent shares row by row in orders of their own, which can deadlock.
  */
+const WRITE_LOCK = 'agentry.search-lexical-writes';
+
+/** Indexes (or re-indexes) agents, a batch per few statements; the last entry of an id wins. */
 export async function writeDocuments(db: Executor, entries: readonly LexicalEntry[]): Promise<void> {
   const latest = [...new Map(entries.map((entry) => [entry.id, entry])).values()];
+  if (latest.length === 0) return;
+  await takeWriteTurn(db);
   for (const batch of chunks(latest, WRITE_BATCH)) await writeBatch(db, batch);
 }
 
 /** Removes agents from the index. */
 export async function removeDocuments(db: Executor, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await takeWriteTurn(db);
   for (const batch of chunks([...new Set(ids)], WRITE_BATCH)) {
     const removed = await sql<DocumentSize>`
       DELETE FROM search_lexical_documents WHERE agent_id = ANY(${batch}::text[])
@@ -79,6 +87,11 @@ export async function removeDocuments(db: Executor, ids: readonly string[]): Pro
     );
     await moveTotals(db, totalsDelta([], removed.rows));
   }
+}
+
+/** Waits for the lexical index's write lock, held until the running transaction ends (see `WRITE_LOCK`). */
+async function takeWriteTurn(db: Executor): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${WRITE_LOCK}))`.execute(db);
 }
 
 interface DocumentSize {
