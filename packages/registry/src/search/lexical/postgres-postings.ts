@@ -35,6 +35,10 @@ export const postgresPostingsMigration: Migration = {
                 positions integer[] NOT NULL,
                 PRIMARY KEY (lexeme, row_id))`.execute(db);
     await sql`CREATE INDEX search_lexical_postings_row ON search_lexical_postings (row_id)`.execute(db);
+    // The restricted agents' postings by lexeme: a search reads every restricted agent that matches, not only
+    // those matching a rare word, and should not walk a common word's postings to find the few.
+    await sql`CREATE INDEX search_lexical_postings_restricted ON search_lexical_postings (lexeme)
+              WHERE restricted`.execute(db);
     await sql`CREATE TABLE search_lexical_terms (
                 lexeme text COLLATE "C" PRIMARY KEY,
                 public_rows integer NOT NULL)`.execute(db);

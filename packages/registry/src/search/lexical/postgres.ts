@@ -376,7 +376,11 @@ async function matchingRows(
 ): Promise<RowPositions[]> {
   const exact = [...new Set(clauses.flatMap(exactLexemes))];
   const patterns = [...new Set(clauses.map(prefixPattern).filter((pattern) => pattern !== undefined))];
-  let among = sql``;
+  const matches = lexemeCondition('p.lexeme', exact, patterns);
+  // Pruned: the rows holding a selective clause's lexeme, and the restricted rows that match (their own partial
+  // index), found first; then each one's postings of the query's lexemes, probed by (lexeme, row), so that the
+  // postings of the common words outside those rows are not read.
+  let rowsAmong = sql`search_lexical_postings AS p`;
   if (selective !== undefined) {
     const driving = selective.clauses.filter((clause) => !clause.prefix || clause.lexemes.length > 1);
     const drivingExact = [
@@ -391,8 +395,12 @@ async function matchingRows(
     const drivingPatterns = selective.clauses
       .filter((clause) => clause.prefix && clause.lexemes.length === 1)
       .map((clause) => prefixPattern(clause)!);
-    among = sql`AND (p.restricted OR p.row_id IN (
-      SELECT row_id FROM search_lexical_postings WHERE ${lexemeCondition('lexeme', drivingExact, drivingPatterns)}))`;
+    rowsAmong = sql`(SELECT row_id FROM search_lexical_postings
+                     WHERE ${lexemeCondition('lexeme', drivingExact, drivingPatterns)}
+                     UNION
+                     SELECT row_id FROM search_lexical_postings
+                     WHERE restricted AND ${lexemeCondition('lexeme', exact, patterns)}) AS r
+                    JOIN search_lexical_postings AS p ON p.row_id = r.row_id`;
   }
   const result = await sql<{
     row_id: string;
@@ -402,10 +410,8 @@ async function matchingRows(
     length: number;
   }>`
     SELECT p.row_id, p.lexeme, p.positions, p.restricted, p.length
-    FROM search_lexical_postings AS p
-    WHERE ${lexemeCondition('p.lexeme', exact, patterns)} ${among} ${postingScopeCondition(scope)}`.execute(
-    db,
-  );
+    FROM ${rowsAmong}
+    WHERE ${matches} ${postingScopeCondition(scope)}`.execute(db);
   const rows = new Map<number, RowPositions>();
   for (const found of result.rows) {
     const rowId = Number(found.row_id);
