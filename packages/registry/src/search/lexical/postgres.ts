@@ -136,14 +136,23 @@ export function createPostgresLexicalIndex(options: PostgresLexicalOptions = {})
     const wordsOf = (clause: QueryClause) =>
       clause.kind === 'phrase' ? clause.words.flatMap(indexWords) : indexWords(clause.word);
     const words = [...new Set(clauses.filter((clause) => clause.kind !== 'prefix').flatMap(wordsOf))];
-    const unknown = words.filter((word) => !stems.has(word));
+    // This query's stems, whatever the cache forgets meanwhile.
+    const known = new Map<string, string[]>();
+    for (const word of words) {
+      const lexemes = stems.get(word);
+      if (lexemes !== undefined) known.set(word, lexemes);
+    }
+    const unknown = words.filter((word) => !known.has(word));
     if (unknown.length > 0) {
       const result = await sql<{ word: string; lexemes: string[] }>`
         SELECT word, array(SELECT u.lexeme FROM unnest(to_tsvector(${sql.lit(CONFIG)}::regconfig, word)) AS u
                            ORDER BY u.positions[1]) AS lexemes
         FROM unnest(${unknown}::text[]) AS word`.execute(db);
       if (stems.size + result.rows.length > MAX_STEMS) stems.clear();
-      for (const row of result.rows) stems.set(row.word, row.lexemes);
+      for (const row of result.rows) {
+        stems.set(row.word, row.lexemes);
+        known.set(row.word, row.lexemes);
+      }
     }
     const out: PreparedClause[] = [];
     const seen = new Set<string>();
@@ -151,7 +160,7 @@ export function createPostgresLexicalIndex(options: PostgresLexicalOptions = {})
       const prepared: PreparedClause =
         clause.kind === 'prefix'
           ? { lexemes: wordsOf(clause), prefix: true }
-          : { lexemes: wordsOf(clause).flatMap((word) => stems.get(word) ?? []), prefix: false };
+          : { lexemes: wordsOf(clause).flatMap((word) => known.get(word) ?? []), prefix: false };
       if (prepared.lexemes.length === 0) continue;
       const key = clauseKey(prepared);
       if (seen.has(key)) continue;
