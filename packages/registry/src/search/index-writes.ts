@@ -49,11 +49,11 @@ export interface IndexWritesParts {
   store: VectorStore;
   follower: ChangeFollower;
   /**
-   * Called in every write transaction just before it stamps the change log, its last statement: holds off every
-   * other index's stamping on the same database until this one commits, so that the change log's numbers follow
-   * commit order (SQLite: its write lock already does). Taken last, it is held for two round trips to the server
-   * (the stamp and the commit) rather than for the whole write; replicas registering at once wait that long for
-   * each other, not for each other's lexical and vector writes.
+   * Called in every write transaction before it writes the lexical index and stamps the change log (its last
+   * statements): holds off every other index's until this one commits, so that the change log's numbers follow
+   * commit order and the lexical rows of words many agents share are written one write at a time (SQLite: its
+   * write lock already does both). The agents' own vector and demotion rows are written before it, so replicas
+   * registering at once do not wait for each other's.
    */
   beginWrite?: (trx: Executor) => Promise<void>;
 }
@@ -115,11 +115,8 @@ export function indexWrites({
   }
 
   async function commitUpsert(prepared: PreparedUpsert): Promise<void> {
-    const { embedded } = prepared;
-    if (prepared.entries.length === 0) return;
-    // In id order, as every write takes its rows: two writes of the same agents on two replicas wait for each
-    // other rather than each holding a row the other needs.
-    const entries = [...prepared.entries].sort(byAgentId);
+    const { entries, embedded } = prepared;
+    if (entries.length === 0) return;
     const toEmbed = [...prepared.toEmbed];
     // A write committed while this batch was being embedded may have changed an agent found unchanged then.
     if (prepared.unchanged.size > 0) {
@@ -130,13 +127,14 @@ export function indexWrites({
       toEmbed.push(...late);
     }
 
-    toEmbed.sort(byAgentId);
     const ids = entries.map(({ document }) => document.id);
     const seq = await db.transaction().execute(async (trx) => {
-      // The rows of these agents first (vectors, then demotions), then the lexical index, whose statistics every
-      // write updates, then the change log under the write lock: every write takes its locks in this order.
-      // Many rows to a statement: a bulk load writes thousands.
-      for (const chunk of chunks(toEmbed)) {
+      // The rows of these agents first (vectors, then demotions, each in id order: two writes of the same agents
+      // on two replicas wait for each other rather than each holding a row the other needs), then, under the write
+      // lock, the lexical index (its rows of words every agent shares are written one write at a time) and the
+      // change log: every write takes its locks in this order. The lexical rows go in the order written, as one
+      // at a time would (ties rank so). Many rows to a statement: a bulk load writes thousands.
+      for (const chunk of chunks([...toEmbed].sort(byAgentId))) {
         await trx
           .insertInto('search_vectors')
           .values(
@@ -161,7 +159,7 @@ export function indexWrites({
           )
           .execute();
       }
-      for (const { document } of entries) {
+      for (const { document } of [...entries].sort(byAgentId)) {
         const demotion = document.demotion;
         if (demotion !== undefined && demotion.penalty > 0) {
           const row = { penalty: demotion.penalty, reasons: JSON.stringify(demotion.reasons) };
@@ -174,6 +172,7 @@ export function indexWrites({
           await trx.deleteFrom('search_demotions').where('agent_id', '=', document.id).execute();
         }
       }
+      await beginWrite(trx);
       await lexical.write(
         trx,
         entries.map(({ document }) => ({
@@ -182,7 +181,6 @@ export function indexWrites({
           restricted: document.restricted === true,
         })),
       );
-      await beginWrite(trx);
       return markChanged(trx, ids);
     });
     follower.ownWriteCommitted(seq, ids);
@@ -202,8 +200,8 @@ export function indexWrites({
         await trx.deleteFrom('search_vectors').where('agent_id', 'in', chunk).execute();
         await trx.deleteFrom('search_demotions').where('agent_id', 'in', chunk).execute();
       }
-      await lexical.remove(trx, ids);
       await beginWrite(trx);
+      await lexical.remove(trx, ids);
       return markChanged(trx, ids);
     });
     follower.ownWriteCommitted(seq, ids);

@@ -9,6 +9,7 @@ import { type Agent, AgentryError, type AgentryErrorCode, type FormatName } from
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { DatabaseDialect } from '../db/dialect.js';
+import { type BatchedWrite, executeWrites } from '../db/write-batch.js';
 import { hasVerifiedProvenance } from '../records/provenance-trust.js';
 import { initialQuality } from '../records/quality.js';
 import {
@@ -21,7 +22,7 @@ import {
 } from '../records/sources.js';
 import { statusOf } from '../records/status.js';
 import type { Caller, RegistryRecord, SafetyFlag } from '../records/types.js';
-import { type AuditEntry, writeAudit, writeAuditEntries } from './audit.js';
+import { type AuditEntry, auditInserts, writeAudit } from './audit.js';
 import { authValues, transportValues } from './call-values.js';
 import {
   type AgentFilters,
@@ -39,8 +40,9 @@ import {
   entryOfSource,
   holderOfStrongKeys,
   holdersOfWeakKeys,
-  insertKeys,
+  keyInserts,
   readSources,
+  sourceInserts,
   sourceKeys,
   writeSources,
 } from './identity.js';
@@ -208,24 +210,31 @@ class DeferredRows {
     this.values = new Map();
     this.history = [];
     this.audit = [];
-    for (const table of VALUE_TABLES)
-      await insertValueRows(
-        db,
-        table,
-        values.flatMap((rows) => rows[table]),
+    // Inserts into tables nothing else in the batch writes: one statement on PostgreSQL (db/write-batch.ts).
+    const writes: BatchedWrite[] = [];
+    for (const table of VALUE_TABLES) {
+      writes.push(
+        ...valueRowInserts(
+          db,
+          table,
+          values.flatMap((rows) => rows[table]),
+        ),
       );
-    await insertValueRows(
-      db,
-      'agent_access',
-      values.flatMap((rows) => rows.access),
+    }
+    writes.push(
+      ...valueRowInserts(
+        db,
+        'agent_access',
+        values.flatMap((rows) => rows.access),
+      ),
     );
     for (let start = 0; start < history.length; start += HISTORY_ROWS_PER_STATEMENT) {
-      await db
-        .insertInto('agent_history')
-        .values(history.slice(start, start + HISTORY_ROWS_PER_STATEMENT))
-        .execute();
+      writes.push(
+        db.insertInto('agent_history').values(history.slice(start, start + HISTORY_ROWS_PER_STATEMENT)),
+      );
     }
-    await writeAuditEntries(db, audit);
+    writes.push(...auditInserts(db, audit));
+    await executeWrites(db, writes);
   }
 }
 
@@ -770,15 +779,16 @@ async function insertRow(
   };
   if (draft.access !== undefined && draft.access !== null)
     record.access = { groups: [...draft.access.groups] };
-  await db
-    .insertInto('agents')
-    .values(rowFromRecord(record, env.metadataOf(agent), merged.primary.format, []))
-    .execute();
-  // A new agent under a deleted one's id is not deleted any more.
-  await db.deleteFrom('tombstones').where('agent_id', '=', id).execute();
-  // A new entry: no sources yet, and no entry holds its strong keys (else it would have joined that one).
-  await writeSources(db, id, [source], true);
-  await insertKeys(db, id, entryKeys([source]));
+  // Writes of different tables, none reading another's: one statement on PostgreSQL (db/write-batch.ts). The
+  // rows are there for the rest of the batch, which may find this entry by its keys.
+  await executeWrites(db, [
+    db.insertInto('agents').values(rowFromRecord(record, env.metadataOf(agent), merged.primary.format, [])),
+    // A new agent under a deleted one's id is not deleted any more.
+    db.deleteFrom('tombstones').where('agent_id', '=', id),
+    // A new entry: no sources yet, and no entry holds its strong keys (else it would have joined that one).
+    ...sourceInserts(db, id, [source]),
+    ...keyInserts(db, id, entryKeys([source])),
+  ]);
   // A new entry has no filter values yet (a deleted agent's went with its row), so none are deleted first.
   deferred.add(record, historyRow(id, 1, 'create', env.actor, env.at, record), {
     at: env.at,
@@ -976,12 +986,22 @@ async function insertValueRows<Table extends AgentValueTableName | 'agent_access
     Table extends 'agent_access' ? ValueRows['access'][number] : ValueRows['agent_tags'][number]
   >,
 ): Promise<void> {
+  for (const insert of valueRowInserts(db, table, rows)) await insert.execute();
+}
+
+/** The inserts of `insertValueRows`, to be run with other writes. */
+function valueRowInserts<Table extends AgentValueTableName | 'agent_access'>(
+  db: Kysely<Database>,
+  table: Table,
+  rows: ReadonlyArray<
+    Table extends 'agent_access' ? ValueRows['access'][number] : ValueRows['agent_tags'][number]
+  >,
+): BatchedWrite[] {
+  const inserts: BatchedWrite[] = [];
   for (let start = 0; start < rows.length; start += VALUE_ROWS_PER_STATEMENT) {
-    await db
-      .insertInto(table)
-      .values(rows.slice(start, start + VALUE_ROWS_PER_STATEMENT) as never)
-      .execute();
+    inserts.push(db.insertInto(table).values(rows.slice(start, start + VALUE_ROWS_PER_STATEMENT) as never));
   }
+  return inserts;
 }
 
 /** Rows of two values per INSERT: 1,000 bound values, far inside what SQLite (32,766) accepts. */

@@ -23,10 +23,15 @@ export async function writeAuditEntries(
   db: Kysely<Database>,
   entries: ReadonlyArray<Omit<AuditEntry, 'seq'>>,
 ): Promise<void> {
+  for (const insert of auditInserts(db, entries)) await insert.execute();
+}
+
+/** The inserts of `writeAuditEntries`, to be run with other writes. */
+export function auditInserts(db: Kysely<Database>, entries: ReadonlyArray<Omit<AuditEntry, 'seq'>>) {
+  const inserts = [];
   for (let start = 0; start < entries.length; start += AUDIT_ROWS_PER_STATEMENT) {
-    await db
-      .insertInto('audit_log')
-      .values(
+    inserts.push(
+      db.insertInto('audit_log').values(
         entries.slice(start, start + AUDIT_ROWS_PER_STATEMENT).map((entry) => ({
           at: entry.at,
           actor: entry.actor,
@@ -34,9 +39,10 @@ export async function writeAuditEntries(
           target: entry.target,
           details: JSON.stringify(entry.details),
         })),
-      )
-      .execute();
+      ),
+    );
   }
+  return inserts;
 }
 
 /** Five bound values a row: 2,500 a statement, far inside what SQLite (32,766) and PostgreSQL (65,535) accept. */

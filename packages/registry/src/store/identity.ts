@@ -29,11 +29,13 @@ export async function writeSources(
   fresh = false,
 ): Promise<void> {
   if (!fresh) await db.deleteFrom('agent_sources').where('agent_id', '=', agentId).execute();
-  if (sources.length === 0) return;
-  await db
-    .insertInto('agent_sources')
-    .values(sources.map((source) => rowFromSource(agentId, source)))
-    .execute();
+  for (const insert of sourceInserts(db, agentId, sources)) await insert.execute();
+}
+
+/** The inserts of a new entry's sources (`writeSources` with `fresh`), to be run with other writes. */
+export function sourceInserts(db: Kysely<Database>, agentId: string, sources: readonly AgentSource[]) {
+  if (sources.length === 0) return [];
+  return [db.insertInto('agent_sources').values(sources.map((source) => rowFromSource(agentId, source)))];
 }
 
 /** The entry holding the crawled or imported source `key`. */
@@ -115,13 +117,15 @@ export async function holdersOfWeakKeys(
   });
 }
 
-/** Gives a new entry its keys; the caller has found that no entry holds any of its strong keys. */
-export async function insertKeys(db: Kysely<Database>, agentId: string, keys: IdentityKeys): Promise<void> {
-  const values = [
+/**
+ * The inserts that give a new entry its keys, to be run with other writes; the caller has found that no entry holds
+ * any of its strong keys.
+ */
+export function keyInserts(db: Kysely<Database>, agentId: string, keys: IdentityKeys) {
+  return keyRowInserts(db, [
     ...keys.strong.map((key) => ({ key, agent_id: agentId, strong: 1 })),
     ...keys.weak.map((key) => ({ key, agent_id: agentId, strong: 0 })),
-  ];
-  await insertKeyRows(db, values);
+  ]);
 }
 
 /**
@@ -154,12 +158,18 @@ async function insertKeyRows(
   db: Kysely<Database>,
   values: ReadonlyArray<{ key: string; agent_id: string; strong: number }>,
 ): Promise<void> {
+  for (const insert of keyRowInserts(db, values)) await insert.execute();
+}
+
+function keyRowInserts(
+  db: Kysely<Database>,
+  values: ReadonlyArray<{ key: string; agent_id: string; strong: number }>,
+) {
+  const inserts = [];
   for (let start = 0; start < values.length; start += 300) {
-    await db
-      .insertInto('agent_identities')
-      .values(values.slice(start, start + 300))
-      .execute();
+    inserts.push(db.insertInto('agent_identities').values(values.slice(start, start + 300)));
   }
+  return inserts;
 }
 
 /** Text in code-unit order, as SQLite compares it. */

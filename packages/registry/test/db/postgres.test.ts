@@ -2,17 +2,19 @@
  * The registry's database on PostgreSQL (127.0.0.1:5432, a fresh database per run, dropped at the end): every
  * migration runs, once, under the advisory lock, also when several replicas start together; opening again runs
  * nothing; a database a newer registry migrated is refused; a write by another connection changes the change
- * counter (LISTEN/NOTIFY); and a server that cannot be reached, a database that does not exist or a refused login
- * is one line naming the flag that fixes it.
+ * counter (LISTEN/NOTIFY); writes batched together go as one statement; and a server that cannot be reached, a
+ * database that does not exist or a refused login is one line naming the flag that fixes it.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
 import {
   DatabaseUnavailableError,
   MIGRATION_ORDER,
   MigrationError,
   openDatabase,
 } from '../../src/db/index.js';
+import { executeWrites } from '../../src/db/write-batch.js';
 import { freshPostgresDatabase, type TestPostgres } from './postgres-fixture.js';
 
 function withPart(url: string, change: (url: URL) => void): string {
@@ -72,6 +74,51 @@ describe('PostgreSQL database', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  test('writes batched with executeWrites go to the server as one statement, each applied, counted as a write', async () => {
+    const opened = await openDatabase({ url: database.url });
+    const client = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+    const query = client.query;
+    const sent: unknown[] = [];
+    client.query = function (this: unknown, ...args: unknown[]) {
+      sent.push(args[0]);
+      return query.apply(this, args);
+    };
+    try {
+      const before = opened.dialect.changeCount();
+      await executeWrites(opened.db, [
+        opened.db
+          .insertInto('tombstones')
+          .values({ agent_id: 'batched', owner: 'acme', restricted: 0, deleted_at: '2026-01-01T00:00:00Z' }),
+        opened.db.deleteFrom('tombstones').where('agent_id', '=', 'never-there'),
+        opened.db.insertInto('audit_log').values({
+          at: '2026-01-01T00:00:00Z',
+          actor: 'test',
+          action: 'batched',
+          target: 'batched',
+          details: '{}',
+        }),
+      ]);
+      client.query = query;
+      assert.equal(sent.length, 1, 'one statement for three writes');
+      assert.notEqual(opened.dialect.changeCount(), before, 'counted at once, before any notification');
+      const tombstones = await opened.db
+        .selectFrom('tombstones')
+        .select('owner')
+        .where('agent_id', '=', 'batched')
+        .execute();
+      assert.deepEqual(tombstones, [{ owner: 'acme' }]);
+      const audit = await opened.db
+        .selectFrom('audit_log')
+        .select('action')
+        .where('target', '=', 'batched')
+        .execute();
+      assert.deepEqual(audit, [{ action: 'batched' }]);
+    } finally {
+      client.query = query;
+      await opened.close();
     }
   });
 
