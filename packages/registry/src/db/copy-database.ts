@@ -9,7 +9,8 @@
  * tables are the dialect's own (SQLite's FTS5 tables and their shadow tables; PostgreSQL's `tsvector` rows and
  * their totals), it is derived wholly from `agents`, and so the caller rebuilds it from the copied agents in the
  * copy's transaction (`rebuild`; move-database.ts does). The vectors (`search_vectors`) are copied: they cost an
- * embedding provider's time to make again.
+ * embedding provider's time to make again. Nor is the log of changed agents (`agent_changes`): the target's
+ * triggers stamp it as the rows are written (it is listed with the rebuilt tables).
 
  *
  * Order: a table after the tables its foreign keys point to (read from both databases), else by name.
@@ -38,8 +39,12 @@ export interface CopyEndpoint {
   readonly dialect: DatabaseDialect;
 }
 
-/** The tables whose rows are not copied but rebuilt from `agents`: the lexical search index, on either dialect. */
-export const REBUILT_TABLE = /^search_lexical($|_)/;
+/**
+ * The tables whose rows are not copied but rebuilt from `agents`: the lexical search index, on either dialect, and
+ * the log of changed agents (store/agent-changes.ts), which the target's triggers stamp as the rows are written
+ * (its positions mean something on one database alone).
+ */
+export const REBUILT_TABLE = /^(search_lexical($|_)|agent_changes$)/;
 /** The migration runner's own record: each database keeps its own (both hold the same list once migrated). */
 const MIGRATION_TABLE = /^kysely_migration($|_lock$)/;
 

@@ -37,6 +37,7 @@ export const MIGRATION_ORDER: readonly string[] = [
   '2026-11-28-010-agent-transports-auth',
   '2026-11-28-011-agent-sources-facet-indexes',
   '2026-11-28-101-search-lexical-postings',
+  '2026-11-28-012-agent-changes',
 ];
 
 export interface NamedMigration extends Migration {

@@ -6,21 +6,20 @@
  * them: 0.15 s per facet and 0.15-0.35 s for the ids, at load 6-10), where a pass over the agents in memory takes
  * milliseconds. Who may see an agent is not kept here: store/facets.ts asks the database each time.
  *
- * The index follows the database's change counter (`DatabaseDialect.changeCount`, which also hears other
- * processes' and replicas' commits). When it has moved, the agents whose `updated_at` is at or after the newest
- * seen, less `CATCH_UP_MARGIN_MS` (for writes that committed late or were stamped by a replica whose clock is
- * behind), are read again if their `updated_at` changed, and those stamped at or after the newest seen in any
- * case (a second write within the same millisecond keeps the stamp); tombstones in that window remove agents.
- * When the number of agents then differs from the database's, every agent's `updated_at` is compared before the
- * count, and in the background once `FULL_CHECK_MS` have passed since the last comparison: that finds what the
- * window missed. All of it reads the agents_updated and tombstones_deleted indexes only; the agents read again are
- * read by id. Counts may thus lag a write only when it was stamped more than the margin before the newest stamp
- * seen, and for `FULL_CHECK_MS` at most. The first load reads every value table once (at 100,000 agents: about
- * 40 MB of heap and 1.5-2 s of CPU).
+ * The index stays exact by following the log of changed agents (agent-changes.ts), which triggers in the database
+ * stamp on every write to the agents and the tables of their values, whoever makes it (this process, another one,
+ * a replica, a migration): when the database's change counter (`DatabaseDialect.changeCount`, which also hears
+ * other processes' and replicas' commits) has moved, the agents stamped since the index's position in the log are
+ * read again by id (those gone are dropped), and the position moves past them. Positions follow commit order on
+ * both dialects, so no write is missed however its `updated_at` was stamped, and nothing needs comparing every
+ * agent afterwards. Many changes at once (more than 10,000 and a quarter of the agents: a bulk load) are read table
+ * by table instead. The first load reads every value table once (at 100,000 agents: about 40 MB of heap and
+ * 1.5-2 s of CPU), after taking its position in the log.
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
+import { agentChangePosition, agentsChangedSince, type ChangeLogPosition } from './agent-changes.js';
 import type { FilterRequirement, FilterSource } from './filters.js';
 import type { AgentValueTableName } from './schema.js';
 
@@ -62,18 +61,12 @@ const VALUE_TABLES: ReadonlyArray<readonly [AgentValueTableName, FacetName]> = [
   ['agent_auth_kinds', 'auth'],
 ];
 
-/** How far before the newest `updated_at` seen a catch-up reads again. */
-const CATCH_UP_MARGIN_MS = 60_000;
-/** How often, at most, every agent's `updated_at` is compared (when something was written). */
-const FULL_CHECK_MS = 5 * 60_000;
 /** Ids a statement names at most. */
 const CHUNK = 500;
-/** What `#joined` separates rows by, and an id from its `updated_at` (cast: PostgreSQL types the parameters). */
+/** What `#joined` separates rows by (cast: PostgreSQL types the parameters). */
 const NEWLINE = sql`cast(${'\n'} as text)`;
-const TAB = sql`cast(${'\t'} as text)`;
 
 interface Entry {
-  updatedAt: string;
   /** The codes of the agent's values, every facet's (`FacetDictionary`). */
   codes: Uint32Array;
 }
@@ -126,9 +119,8 @@ export class FacetIndex {
   #loaded = false;
   /** The change count the index was last brought up to date at. */
   #checkedAt: number | undefined;
-  /** The newest `updated_at` or `deleted_at` read. */
-  #newest = '';
-  #fullCheckAt = 0;
+  /** How far it has read the log of changed agents (agent-changes.ts). */
+  #position: ChangeLogPosition = 0;
   /** Refreshes and loads run one after another: each reads what the one before left. */
   #work: Promise<void> = Promise.resolve();
 
@@ -199,92 +191,15 @@ export class FacetIndex {
     if (!this.#loaded) {
       await this.#loadAll();
     } else {
-      await this.#catchUp();
-      if ((await this.#agentCount()) !== this.#entries.size) {
-        await this.#checkAll();
-      } else if (Date.now() - this.#fullCheckAt >= FULL_CHECK_MS) {
-        this.#fullCheckAt = Date.now();
-        // In the background, after this: what it finds is rare, and no count needs to wait for it.
-        this.#serially(() => this.#checkAll()).catch(() => undefined);
+      const changed = await agentsChangedSince(this.#db, this.#dialect, this.#position);
+      // Many at once (a bulk load, an import) read faster table by table than by id.
+      if (changed.ids.length > 10_000 && changed.ids.length > this.#entries.size / 4) await this.#loadAll();
+      else {
+        await this.#load(changed.ids);
+        this.#position = changed.position;
       }
     }
     this.#checkedAt = count;
-  }
-
-  /** Reads again the agents written in the window, and drops those deleted in it. */
-  async #catchUp(): Promise<void> {
-    const previous = this.#newest;
-    // Nothing seen yet (the database was empty), or a stamp that is not a time: every agent is read.
-    const newest = Date.parse(previous);
-    const since = Number.isNaN(newest) ? '' : new Date(newest - CATCH_UP_MARGIN_MS).toISOString();
-    const [written, deleted] = await Promise.all([
-      this.#db
-        .selectFrom('agents')
-        .select(['agents.id', 'agents.updated_at'])
-        .where('agents.updated_at', '>=', since)
-        .execute(),
-      this.#db
-        .selectFrom('tombstones')
-        .select(['tombstones.agent_id', 'tombstones.deleted_at'])
-        .where('tombstones.deleted_at', '>=', since)
-        .execute(),
-    ]);
-    // A tombstone stands only while no agent holds its id (a new one removes it); an agent that took the id since
-    // it was read is among those written, read again below.
-    for (const row of deleted) {
-      this.#entries.delete(row.agent_id);
-      this.#saw(row.deleted_at);
-    }
-    await this.#reload(written, previous);
-  }
-
-  /** Compares every agent's `updated_at`: reads again those that differ, drops those gone. */
-  async #checkAll(): Promise<void> {
-    const previous = this.#newest;
-    const rows = await this.#versions();
-    const present = new Set(rows.map((row) => row.id));
-    for (const id of this.#entries.keys()) if (!present.has(id)) this.#entries.delete(id);
-    await this.#reload(rows, previous);
-    this.#fullCheckAt = Date.now();
-  }
-
-  async #reload(rows: ReadonlyArray<{ id: string; updated_at: string }>, previous: string): Promise<void> {
-    const stale = rows
-      .filter((row) => {
-        const entry = this.#entries.get(row.id);
-        return entry === undefined || entry.updatedAt !== row.updated_at || row.updated_at >= previous;
-      })
-      .map((row) => row.id);
-    for (const row of rows) this.#saw(row.updated_at);
-    // Many at once (a bulk load, an import) read faster table by table than by id.
-    if (stale.length > 10_000 && stale.length > this.#entries.size / 4) await this.#loadAll();
-    else await this.#load(stale);
-  }
-
-  #saw(at: string): void {
-    if (at > this.#newest) this.#newest = at;
-  }
-
-  async #agentCount(): Promise<number> {
-    const row = await this.#db
-      .selectFrom('agents')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
-  }
-
-  /** Every agent's id and `updated_at`, from the agents_updated index, in one string (see `#joined`). */
-  async #versions(): Promise<Array<{ id: string; updated_at: string }>> {
-    const row = await this.#db
-      .selectFrom('agents')
-      .select(
-        this.#joined(sql`${sql.ref('agents.id')} || ${TAB} || ${sql.ref('agents.updated_at')}`).as('pairs'),
-      )
-      .executeTakeFirst();
-    return split(row?.pairs).map((pair) => {
-      const tab = pair.indexOf('\t');
-      return { id: pair.slice(0, tab), updated_at: pair.slice(tab + 1) };
-    });
   }
 
   /**
@@ -300,21 +215,16 @@ export class FacetIndex {
 
   /** Every agent, table by table: each read from an index holding just what it needs, its ids joined by value. */
   async #loadAll(): Promise<void> {
-    // The versions first: the values read after them are as new or newer, and a newer agent is read again later.
-    const versions = await this.#versions();
-    const building = new Map<string, { updatedAt: string; codes: number[] }>();
-    for (const row of versions) {
-      building.set(row.id, { updatedAt: row.updated_at, codes: [] });
-      this.#saw(row.updated_at);
-    }
+    // The log's position first: an agent written while the tables are read is stamped after it, and read again.
+    const position = await agentChangePosition(this.#db, this.#dialect);
+    const building = new Map<string, { codes: number[] }>();
     const statuses = await this.#db
       .selectFrom('agents')
       .select(['agents.status as value', this.#joined(sql.ref('agents.id')).as('ids')])
       .groupBy('agents.status')
       .execute();
+    for (const row of statuses) for (const id of split(row.ids)) building.set(id, { codes: [] });
     this.#collectJoined(building, 'status', statuses);
-    // An agent written between the two reads is in one only; it is read again at the next catch-up.
-    for (const [id, entry] of building) if (entry.codes.length === 0) building.delete(id);
     for (const [table, facet] of VALUE_TABLES) {
       const rows = await this.#db
         .selectFrom(table)
@@ -337,7 +247,7 @@ export class FacetIndex {
     }
     this.#entries = new Map([...building].map(([id, entry]) => [id, frozen(entry)]));
     this.#loaded = true;
-    this.#fullCheckAt = Date.now();
+    this.#position = position;
   }
 
   #collectJoined(
@@ -361,14 +271,11 @@ export class FacetIndex {
       const chunk = ids.slice(start, start + CHUNK);
       const agents = await this.#db
         .selectFrom('agents')
-        .select(['agents.id', 'agents.updated_at', 'agents.status'])
+        .select(['agents.id', 'agents.status'])
         .where('agents.id', 'in', chunk)
         .execute();
-      const building = new Map<string, { updatedAt: string; codes: number[] }>();
-      for (const row of agents) {
-        building.set(row.id, { updatedAt: row.updated_at, codes: [] });
-        this.#saw(row.updated_at);
-      }
+      const building = new Map<string, { codes: number[] }>();
+      for (const row of agents) building.set(row.id, { codes: [] });
       this.#collect(building, 'status', agents, (row) => ({ agentId: row.id, value: row.status }));
       for (const [table, facet] of VALUE_TABLES) {
         const rows = await this.#db
@@ -432,8 +339,8 @@ function split(joined: string | null | undefined): string[] {
   return joined === null || joined === undefined || joined === '' ? [] : joined.split('\n');
 }
 
-function frozen(entry: { updatedAt: string; codes: number[] }): Entry {
-  return { updatedAt: entry.updatedAt, codes: Uint32Array.from(entry.codes) };
+function frozen(entry: { codes: number[] }): Entry {
+  return { codes: Uint32Array.from(entry.codes) };
 }
 
 function totalsOf(

@@ -10,6 +10,7 @@ import type { DatabaseDialect } from '../db/dialect.js';
 import { hasVerifiedProvenance } from '../records/provenance-trust.js';
 import { statusOf } from '../records/status.js';
 import type { QualitySignals } from '../records/types.js';
+import { createAgentChangeLog } from './agent-changes.js';
 import { forEachAgentPage } from './agent-pages.js';
 import { authValues, transportValues } from './call-values.js';
 import { createIdentityTables, mergeDuplicateEntries } from './identity-migration.js';
@@ -234,6 +235,13 @@ export function storeMigrations(dialect: DatabaseDialect): Record<string, Migrat
           .on('agent_sources')
           .columns(['format', 'agent_id'])
           .execute();
+      },
+    },
+    '2026-11-28-012-agent-changes': {
+      // The log of changed agents the facet index follows, stamped by triggers on every write (agent-changes.ts).
+      // Empty at first: an index loads every agent when it starts, then reads what is stamped after.
+      async up(db: Kysely<unknown>): Promise<void> {
+        await createAgentChangeLog(db, dialect.name);
       },
     },
     '2026-11-27-010-agent-identity': {

@@ -97,6 +97,7 @@ export function describeStore(dialect: DialectName): void {
             '2026-11-27-100-search-lexical-restricted',
             '2026-11-28-010-agent-transports-auth',
             '2026-11-28-011-agent-sources-facet-indexes',
+            '2026-11-28-012-agent-changes',
             '2026-11-28-100-search-lexical-postgres',
             '2026-11-28-101-search-lexical-postings',
           ],
