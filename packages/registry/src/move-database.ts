@@ -4,11 +4,12 @@
  * (db/copy-database.ts), and the lexical search index, whose tables each dialect keeps in its own shape, is
  * rebuilt from the copied agents in the same transaction — so the target is a whole registry when the move
  * commits, or untouched when it fails, and its first replica serves searches at once. Vectors are copied, not
- * recomputed: the target needs no embedding provider.
+ * recomputed: the target needs no embedding provider. A PostgreSQL target's tables are analyzed once the move has
+ * committed, so that its planner has statistics from the first query.
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import {
   type CopyProgress,
   copyDatabase,
@@ -85,11 +86,25 @@ export async function moveRegistryDatabase(options: MoveRegistryOptions): Promis
         indexed = await indexAgents(trx, lexical, options.onIndexed ?? (() => {}));
       },
     });
+    if (into.dialect.name === 'postgres') await analyzeRegistryTables(into.db);
     return { ...copied, indexed };
   } finally {
     await into.close();
     await source.close();
   }
+}
+
+/**
+ * Gives PostgreSQL's planner the statistics of the registry's tables (those of the current schema). Rows written
+ * in bulk leave none until autovacuum gets to them (minutes, or never for a table under its threshold), and
+ * meanwhile the planner guesses: a first page of `source=registered` agents took 2.4 s on a moved
+ * 100,000-agent registry, 0.5 ms after ANALYZE.
+ */
+async function analyzeRegistryTables(db: Kysely<Database>): Promise<void> {
+  const { rows } = await sql<{ name: string }>`select tablename as name from pg_tables
+    where schemaname = current_schema() order by tablename`.execute(db);
+  if (rows.length === 0) return;
+  await sql`analyze ${sql.join(rows.map(({ name }) => sql.table(name)))}`.execute(db);
 }
 
 /** The lexical engine whose tables the dialect's migrations made (search/lexical/). */

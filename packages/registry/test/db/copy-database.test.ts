@@ -214,6 +214,23 @@ describe('moving a SQLite registry into PostgreSQL', () => {
         }>`select nextval(pg_get_serial_sequence(${table}, 'seq')) as seq`.execute(copy.db);
         assert.equal(next.rows[0]!.seq, highest.rows[0]!.seq + 1, table);
       }
+
+      // The target's triggers stamped every moved agent in its own log of changed agents (not copied).
+      assert.ok(plan.rebuilt.includes('agent_changes'), plan.rebuilt.join(', '));
+      const unstamped = await sql<{ id: string }>`select id from agents
+        where id not in (select agent_id from agent_changes)`.execute(copy.db);
+      assert.deepEqual(unstamped.rows, []);
+
+      // Every moved table was analyzed: the planner has statistics from the first query (reltuples is -1 for a
+      // table never analyzed or vacuumed).
+      const unanalyzed = await sql<{ name: string }>`select c.relname as name from pg_class c
+        join pg_stat_user_tables s on s.relid = c.oid
+        where s.schemaname = current_schema() and c.relname not like 'kysely_migration%'
+          and (s.last_analyze is null or c.reltuples < 0)`.execute(copy.db);
+      assert.deepEqual(unanalyzed.rows, []);
+      const agentStatistics = await sql<{ columns: number }>`select count(*)::int as columns from pg_stats
+        where schemaname = current_schema() and tablename = 'agents'`.execute(copy.db);
+      assert.ok(agentStatistics.rows[0]!.columns > 0, 'the agents table has column statistics');
     } finally {
       await copy.close();
       await source.close();
