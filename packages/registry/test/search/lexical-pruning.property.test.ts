@@ -176,3 +176,90 @@ describe('lexical pruning of common-only matches', () => {
     await assertExact();
   });
 });
+
+describe('lexical ranking within a large filter', () => {
+  /** Checks the candidates against the unfiltered ranking in memory (any number of candidates is large). */
+  const inMemory = createSqliteLexicalIndex({ largeScope: 1 });
+  /** Hands the candidates to SQLite as a list, as every filter was before. */
+  const inSql = createSqliteLexicalIndex({ largeScope: Number.POSITIVE_INFINITY });
+  let database: TestDatabase;
+  before(async () => {
+    database = await openTestDatabase();
+  });
+  after(() => database.dispose());
+
+  const replaceGenerated = (
+    entries: ReadonlyArray<{ id: string; fields: LexicalFields; restricted: boolean }>,
+  ) =>
+    database.db.transaction().execute(async (trx) => {
+      await inSql.remove(
+        trx,
+        Array.from({ length: 80 }, (_, i) => `agent-${i}`),
+      );
+      await inSql.write(trx, entries);
+    });
+
+  /** Every hit: same agents, same order, same scores, same length. */
+  const hitsOf = (hits: LexicalMatch[]) => hits.map((hit) => `${hit.id} ${hit.score.toFixed(9)}`);
+
+  it('gives the hits, order and scores of the filtered SQL ranking, on generated collections and filters', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fields, fc.boolean(), fc.integer({ min: 0, max: 19 })), {
+          minLength: 1,
+          maxLength: 80,
+        }),
+        queryWords,
+        fc.constantFrom(1, 5, 10, 1000),
+        async (agents, words, limit) => {
+          // About half the agents pass the filter, a tenth of them restricted (and visible to the caller).
+          await replaceGenerated(
+            agents.map(([agentFields, , draw], i) => ({
+              id: `agent-${i}`,
+              fields: agentFields,
+              restricted: draw < 2,
+            })),
+          );
+          const candidates = new Set(agents.flatMap(([, kept], i) => (kept ? [`agent-${i}`] : [])));
+          const query = parseLexicalQuery(words.join(' '));
+          const expected = await inSql.search(database.db, query, { limit, candidates });
+          const actual = await inMemory.search(database.db, query, { limit, candidates });
+          assert.deepEqual(hitsOf(actual), hitsOf(expected));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('ranks within the filter when its agents are not among the best matches (the filter keeps half)', async () => {
+    // 600 agents say "data"; the best 300 (the word three times) are the ones the filter leaves out, so the
+    // unfiltered ranking read to the filter's share holds none of those it keeps: the filtered ranking decides.
+    await database.db.transaction().execute((trx) =>
+      inSql.write(
+        trx,
+        Array.from({ length: 600 }, (_, i) => ({
+          id: `bulk-${i}`,
+          fields: fieldsOf({ description: i < 300 ? `data data data ${i}` : `data ${i}` }),
+        })),
+      ),
+    );
+    const candidates = new Set(Array.from({ length: 300 }, (_, i) => `bulk-${i + 300}`));
+    const query = parseLexicalQuery('data');
+    for (const limit of [1, 10, 100, 1000]) {
+      const expected = await inSql.search(database.db, query, { limit, candidates });
+      assert.equal(expected.length, Math.min(limit, 300));
+      assert.deepEqual(
+        hitsOf(await inMemory.search(database.db, query, { limit, candidates })),
+        hitsOf(expected),
+      );
+    }
+    // The same with a filter that keeps the best half: found in the unfiltered ranking's first reads.
+    const best = new Set(Array.from({ length: 300 }, (_, i) => `bulk-${i}`));
+    for (const limit of [1, 10, 100, 1000]) {
+      assert.deepEqual(
+        hitsOf(await inMemory.search(database.db, query, { limit, candidates: best })),
+        hitsOf(await inSql.search(database.db, query, { limit, candidates: best })),
+      );
+    }
+  });
+});

@@ -119,7 +119,24 @@ export interface SqliteLexicalOptions {
    * more than this many agents a hit (default 1,000; see `EXPLAIN_LOOKUPS_FROM`).
    */
   explainLookupsFrom?: number;
+  /**
+   * Candidates (a filter's agents) from this many on are checked against the ranked matches in memory rather than
+   * handed to SQLite as a list (default `LARGE_SCOPE`; `Infinity` always hands the list over).
+   */
+  largeScope?: number;
 }
+
+/**
+ * From how many candidates on the ranking filters its matches in memory. A list of candidates goes to SQLite as
+ * JSON, parsed and looked up row by row at every search: at 100,000 agents a filter keeping 55,000 of them cost
+ * more than ranking every match (docs/web.md, "Speed"); a few thousand cost little either way.
+ */
+const LARGE_SCOPE = 5000;
+/**
+ * How much deeper than the candidates' share of the agents says the unfiltered ranking reads: a filter that keeps
+ * fewer of the best matches than of all agents takes a second, filtered ranking.
+ */
+const DEPTH_MARGIN = 1.5;
 
 /** Tuned on bench/registry's 10,000 agents: at 0.2 every query's top 100 was proven, and half the time was saved. */
 const DEFAULT_COMMON_SHARE = 0.2;
@@ -133,6 +150,7 @@ export function createSqliteLexicalIndex(options: SqliteLexicalOptions = {}): Le
   const weights = options.weights ?? DEFAULT_FIELD_WEIGHTS;
   const commonShare = options.commonShare ?? DEFAULT_COMMON_SHARE;
   const explainLookupsFrom = options.explainLookupsFrom ?? EXPLAIN_LOOKUPS_FROM;
+  const largeScope = options.largeScope ?? LARGE_SCOPE;
   const bm25 = sql.raw(
     `bm25(search_lexical, ${COLUMNS.map(([field]) => Number(weights[field])).join(', ')})`,
   );
@@ -149,6 +167,10 @@ export function createSqliteLexicalIndex(options: SqliteLexicalOptions = {}): Le
     match: string,
     options: LexicalSearchOptions,
   ): Promise<LexicalMatch[]> {
+    if (options.candidates !== undefined && options.candidates.size >= largeScope) {
+      const filtered = await filteredInMemory(db, query, match, options.limit, options.candidates);
+      if (filtered !== undefined) return filtered;
+    }
     // Candidates (a filter) already narrow the matches to a few; excluded agents are few among many.
     const prune = commonShare < 1 && options.candidates === undefined;
     const split = prune ? await clauseCounts.split(db, query.clauses, commonShare) : undefined;
@@ -162,6 +184,31 @@ export function createSqliteLexicalIndex(options: SqliteLexicalOptions = {}): Le
   }
 
   /**
+   * The ranking `ranked` gives within `candidates`, found by ranking every match unfiltered, deep enough that
+   * `limit` candidates are likely among them, and keeping the candidates in order. bm25() reads the whole table's
+   * statistics whatever the WHERE clause, and both rankings order by score then rowid, so the candidates come in the
+   * order and with the scores the filtered ranking gives them; nothing is pruned (as with candidates in SQL).
+   * Undefined when the depth read holds fewer than `limit` candidates and more matches lie below it: the caller
+   * ranks within the candidates then.
+   */
+  async function filteredInMemory(
+    db: Executor,
+    query: LexicalQuery,
+    match: string,
+    limit: number,
+    candidates: ReadonlySet<string>,
+  ): Promise<LexicalMatch[] | undefined> {
+    const wanted = Math.floor(limit);
+    const { rows } = await clauseCounts.matching(db, query.clauses);
+    const share = Math.min(1, candidates.size / Math.max(1, rows));
+    const depth = Math.ceil((wanted / share) * DEPTH_MARGIN) + wanted;
+    const hits = await ranked(db, match, depth, {});
+    const kept = hits.filter((hit) => candidates.has(hit.id));
+    if (kept.length >= wanted) return kept.slice(0, wanted);
+    return hits.length < depth ? kept : undefined;
+  }
+
+  /**
    * The restricted agents the caller may see that match, scored by FTS5's formula with statistics over the public
    * agents and those restricted agents (`visible-bm25.ts`): nothing the caller may not see moves a score.
    */
@@ -172,11 +219,17 @@ export function createSqliteLexicalIndex(options: SqliteLexicalOptions = {}): Le
   ): Promise<LexicalMatch[]> {
     // The restricted agents the caller may see, with their lengths: none for most callers, and then nothing more
     // is asked (an indexed read of the partial index).
-    const visible = await sql<{ row_id: number; id: string; sz: Uint8Array | null }>`
+    // Many candidates are checked here rather than sent as a list (`largeScope`). In row order whichever way they
+    // are read: agents of equal score keep it when merged with the public ones (as those keep rowid order).
+    const candidates = options.candidates;
+    const inMemory = candidates !== undefined && candidates.size >= largeScope;
+    const read = await sql<{ row_id: number; id: string; sz: Uint8Array | null }>`
       SELECT rows.row_id, rows.agent_id AS id, sizes.sz
       FROM search_lexical_rows AS rows
       LEFT JOIN search_lexical_restricted_docsize AS sizes ON sizes.id = rows.row_id
-      WHERE rows.restricted = 1 ${visibleTo(options)}`.execute(db);
+      WHERE rows.restricted = 1 ${visibleTo(inMemory ? {} : options)}
+      ORDER BY rows.row_id`.execute(db);
+    const visible = inMemory ? { rows: read.rows.filter((row) => candidates.has(row.id)) } : read;
     if (visible.rows.length === 0) return [];
     const clauses = query.clauses.filter((clause) => renderClause(clause).length > 0);
     const lengths = new Map(visible.rows.map((row) => [row.row_id, row.sz ? rowLength(row.sz) : 0]));
