@@ -116,7 +116,7 @@ export interface SqliteLexicalOptions {
   commonShare?: number;
   /**
    * Explaining hits looks each one up (rather than filtering the query's matches) once the query's clauses match
-   * more than this many agents a hit (default 1,000; see `EXPLAIN_LOOKUPS_FROM`).
+   * more than this many agents a hit (default 3,000; see `EXPLAIN_LOOKUPS_FROM`).
    */
   explainLookupsFrom?: number;
   /**
@@ -498,13 +498,14 @@ function clauseFrequencies() {
 const notLookedUp = sql.raw('+search_lexical.rowid');
 
 /**
- * Explaining hits looks each one up once the query's clauses match more than this many agents per hit (a clause's
- * count bounds its matches). A lookup of a hit costs about 1 ms (FTS5 runs the MATCH for its rowid), filtering
- * about 1 µs a match: ten hits of each of four bench queries took 12 ms in all filtering against 30 ms looked up
- * at 10,000 agents (700-4,000 matches), 80 against 35 ms at 100,000 (7,000-40,000), and at 1,000,000 filtering
- * reads every one of ~400,000 matches.
+ * Explaining hits looks each one up once the query's clauses match more than this many agents per hit, counted as
+ * the sum of the clauses' counts (which overstates the matches: one agent matches several clauses). A lookup of a
+ * hit costs about 0.75 ms (FTS5 runs the MATCH for its rowid), filtering about 0.75 µs a match: ten hits of each of
+ * four bench queries took 12 ms in all filtering against 30 ms looked up at 10,000 agents (700-4,000 matches), 80
+ * against 35 ms at 100,000 (7,000-40,000). At 10,000 agents the bench's queries sum to at most 17,000, under the
+ * threshold for ten hits: small registries filter as before; at 1,000,000 filtering would read ~400,000 matches.
  */
-const EXPLAIN_LOOKUPS_FROM = 1000;
+const EXPLAIN_LOOKUPS_FROM = 3000;
 
 function tableOf(restricted: boolean) {
   return sql.table(restricted ? RESTRICTED_TABLE : PUBLIC_TABLE);
