@@ -720,6 +720,13 @@ async function replicasBench(dir: string): Promise<void> {
       `  GET /agents/{id} as a share of the load generator's ceiling: SQLite ${share(baseline.get, ceiling.one)}, ` +
         `one replica ${share(one.get, ceiling.one)}, three ${share(three.get, ceiling.three)}`,
     );
+    // Three processes on the same cores as the database and the generator lose throughput whatever they do: what
+    // three bare servers keep of one's is what three replicas could keep of one's with coordination costing nothing.
+    console.log(
+      `  three processes vs one on this machine: bare servers ${(ceiling.three / ceiling.one).toFixed(2)}×, ` +
+        `replicas ${(three.get / one.get).toFixed(2)}× (GET): replicas keep ` +
+        `${share(three.get / one.get, ceiling.three / ceiling.one)} of what bare servers keep`,
+    );
     report(
       'one replica: GET /agents/{id} vs SQLite',
       one.get / baseline.get,
