@@ -9,7 +9,7 @@
  * reaches it through LISTEN/NOTIFY: every registry table carries a statement-level trigger that notifies the
  * `agentry_changes` channel, delivered when the writing transaction commits, and one connection of this process
  * listens on it. When that connection is lost, the counter changes on every read until it is back, so that no
- * cache answers from what may be stale.
+ * cache answers from what may be stale. Writes to the crawl queue's tables leave it as it is (`isCrawlBookkeeping`).
  */
 import { AgentryError, type AgentryErrorCode } from '@agentry/core';
 import {
@@ -22,6 +22,7 @@ import {
   type QueryResult,
   type RootOperationNode,
   sql,
+  TableNode,
   type UnknownRow,
 } from 'kysely';
 import type pg from 'pg';
@@ -263,8 +264,9 @@ function postgresDialect(db: Kysely<Database>, pool: pg.Pool, changeCount: () =>
 
 /** Gives every table of the current schema the trigger that notifies `CHANGE_CHANNEL` (skips those that have it). */
 async function installChangeTriggers(db: Kysely<Database>): Promise<void> {
+  // The payload names the table written, so that followers can pass over the crawl queue's bookkeeping.
   await sql`create or replace function agentry_notify_change() returns trigger language plpgsql as $$
-    begin perform pg_notify(${sql.lit(CHANGE_CHANNEL)}, ''); return null; end $$`.execute(db);
+    begin perform pg_notify(${sql.lit(CHANGE_CHANNEL)}, TG_TABLE_NAME); return null; end $$`.execute(db);
   const missing = await sql<{ name: string }>`select c.relname as name from pg_class c
     join pg_namespace n on n.oid = c.relnamespace
     where n.nspname = current_schema() and c.relkind in ('r', 'p')
@@ -298,7 +300,35 @@ class WriteCounter implements KyselyPlugin {
   }
 }
 
+/**
+ * The crawl queue's tables (claims, their renewals, due times, fetched documents): no answer, cache or index reads
+ * them (what a crawl finds reaches readers through the agents it writes, which move the counter), and a replica
+ * crawling writes them several times a minute (a renewal every third of the lease, a claim and a completion per
+ * host): were they to move the counter, every replica's answer caches would be emptied as often.
+ */
+export function isCrawlBookkeeping(table: string | undefined): boolean {
+  return table?.startsWith('crawl_') === true;
+}
+
+/** The one table an insert, update or delete writes, when it says so plainly (no WITH clause, no join). */
+function writtenTable(node: RootOperationNode): string | undefined {
+  if (node.kind === 'InsertQueryNode' && node.with === undefined) return node.into?.table.identifier.name;
+  if (node.kind === 'UpdateQueryNode' && node.with === undefined && node.from === undefined) {
+    return node.table !== undefined && TableNode.is(node.table)
+      ? node.table.table.identifier.name
+      : undefined;
+  }
+  if (node.kind === 'DeleteQueryNode' && node.with === undefined && node.using === undefined) {
+    const [only, ...more] = node.from.froms;
+    return more.length === 0 && only !== undefined && TableNode.is(only)
+      ? only.table.identifier.name
+      : undefined;
+  }
+  return undefined;
+}
+
 function mayWrite(node: RootOperationNode): boolean {
+  if (isCrawlBookkeeping(writtenTable(node))) return false;
   if (node.kind === 'SelectQueryNode') return false;
   if (node.kind === 'RawNode') {
     const head = node.sqlFragments[0]?.trimStart().slice(0, 6).toLowerCase();
@@ -335,7 +365,9 @@ class ChangeFollower {
   async start(): Promise<void> {
     this.#stopped = false;
     const client = new this.#driver.Client({ connectionString: this.#url });
-    client.on('notification', () => this.bump());
+    client.on('notification', (message) => {
+      if (!isCrawlBookkeeping(message.payload)) this.bump();
+    });
     client.on('error', () => this.#lost(client));
     client.on('end', () => this.#lost(client));
     try {

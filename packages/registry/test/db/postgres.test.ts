@@ -2,8 +2,9 @@
  * The registry's database on PostgreSQL (127.0.0.1:5432, a fresh database per run, dropped at the end): every
  * migration runs, once, under the advisory lock, also when several replicas start together; opening again runs
  * nothing; a database a newer registry migrated is refused; a write by another connection changes the change
- * counter (LISTEN/NOTIFY); writes batched together go as one statement; and a server that cannot be reached, a
- * database that does not exist or a refused login is one line naming the flag that fixes it.
+ * counter (LISTEN/NOTIFY), a write to the crawl queue's tables does not; writes batched together go as one
+ * statement; and a server that cannot be reached, a database that does not exist or a refused login is one line
+ * naming the flag that fixes it.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -14,6 +15,7 @@ import {
   MigrationError,
   openDatabase,
 } from '../../src/db/index.js';
+import { CHANGE_CHANNEL, isCrawlBookkeeping } from '../../src/db/postgres.js';
 import { executeWrites } from '../../src/db/write-batch.js';
 import { freshPostgresDatabase, type TestPostgres } from './postgres-fixture.js';
 
@@ -73,6 +75,60 @@ describe('PostgreSQL database', () => {
       assert.notEqual(b.dialect.changeCount(), own);
     } finally {
       await a.close();
+      await b.close();
+    }
+  });
+
+  test('writes to the crawl queue move no change counter, this process’s or another’s; an agent write does', async () => {
+    const b = await openDatabase({ url: database.url });
+    // What every replica's listening connection hears: the table each commit wrote.
+    const listener = new pg.Client({ connectionString: database.url });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (message) => heard.push(message.payload ?? ''));
+    await listener.query(`listen ${CHANGE_CHANNEL}`);
+    try {
+      const own = b.dialect.changeCount();
+      // A claim and its renewal, as a replica crawling writes them several times a minute.
+      await b.db
+        .insertInto('crawl_hosts')
+        .values({
+          origin: 'https://queued.example',
+          added_by: 'test',
+          added_at: '2026-01-01T00:00:00Z',
+          status: 'claimed',
+          next_due_at: '2026-01-01T00:00:00Z',
+          claimed_by: 'crawler:test',
+          claimed_until: '2026-01-01T00:05:00Z',
+          failures: 0,
+          last_error: null,
+          last_outcome: null,
+          last_crawled_at: null,
+          crawls: 0,
+          revalidated: null,
+        })
+        .execute();
+      await b.db
+        .updateTable('crawl_hosts')
+        .set({ claimed_until: '2026-01-01T00:10:00Z' })
+        .where('claimed_by', '=', 'crawler:test')
+        .execute();
+      assert.equal(b.dialect.changeCount(), own, 'its own crawl writes leave the counter');
+      await b.db
+        .insertInto('tombstones')
+        .values({ agent_id: 'crawled', owner: 'acme', restricted: 0, deleted_at: '2026-01-01T00:00:00Z' })
+        .execute();
+      assert.notEqual(b.dialect.changeCount(), own, 'its own agent write moves it at once');
+      // Notifications arrive in commit order: once the agent write's is heard, the crawl writes' were before it.
+      await eventually(() => heard.includes('tombstones'));
+      assert.deepEqual(heard, ['crawl_hosts', 'crawl_hosts', 'tombstones']);
+      assert.deepEqual(
+        heard.map((table) => isCrawlBookkeeping(table)),
+        [true, true, false],
+        'followers pass over the first two and count the last',
+      );
+    } finally {
+      await listener.end();
       await b.close();
     }
   });
