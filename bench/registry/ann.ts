@@ -16,7 +16,9 @@
  *   npm run bench:registry-ann -- [--agents 10000,100000] [--searches 200] [--approximate-from 50000]
  *     [--probes <n>] [--keep <dir>] [--preloaded] [--batch 5000]
  *
- * `--batch` is how many agents each `loadAgents` call of the preload takes (one transaction each).
+ * `--batch` is how many agents each `loadAgents` call of the preload takes (one transaction each). At 1,000,000
+ * agents the file is about 14.4 GB and the preload about 25 minutes of CPU (docs/search.md, "At 1,000,000 agents"):
+ * run it in the background with `--keep`, and measure the file again with `--preloaded`.
  * `--keep <dir>` keeps each size's database there (`registry-<agents>.db`); `--preloaded` measures the databases a
  * run with `--keep` left instead of preloading again.
  */
