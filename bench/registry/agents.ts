@@ -140,7 +140,7 @@ const QUALIFIERS = [
 const LANGUAGES = ['en', 'fr', 'de', 'es', 'zh', 'ja', 'pt', 'it'];
 
 /** mulberry32: a tiny seeded PRNG, so the n-th agent is the same on every run. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -29,7 +29,7 @@ import {
 import pino from 'pino';
 import { preferredId } from '../../packages/registry/src/records/ids.js';
 import { searchDocumentOf } from '../../packages/registry/src/records/search-document.js';
-import { generateAgent } from './agents.js';
+import { generateAgent, random } from './agents.js';
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 const BATCH = 500;
@@ -46,18 +46,6 @@ const { values: args } = parseArgs({
   },
 });
 
-/** A mulberry32 draw of its own per agent, so that the same index gets the same shape on every run. */
-function draws(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Shape {
   /** The transports beside (or instead of) the AIDIP endpoint's `http`. */
   bindings: 'http' | 'http+mcp' | 'a2a' | 'mcp' | 'none';
@@ -68,7 +56,7 @@ interface Shape {
 
 /** Mostly plain HTTP endpoints, some MCP servers and A2A agents; most registered, some crawled, a few imported. */
 function shapeOf(index: number): Shape {
-  const next = draws(index * 2654435761 + 11);
+  const next = random(index * 2654435761 + 11);
   const t = next();
   const bindings = t < 0.62 ? 'http' : t < 0.72 ? 'http+mcp' : t < 0.84 ? 'a2a' : t < 0.96 ? 'mcp' : 'none';
   const a = next();
