@@ -48,7 +48,7 @@ import {
 } from './identity.js';
 import { parseColumn } from './json.js';
 import { type AgentRow, recordFromRow, rowFromRecord } from './rows.js';
-import type { AgentValueTableName, HistoryAction } from './schema.js';
+import type { AgentHistoryTable, AgentValueTableName, HistoryAction } from './schema.js';
 
 /** Hidden agents a search is told to leave out without first counting every agent (see `searchScope`). */
 const FEW_HIDDEN = 1000;
@@ -1009,14 +1009,8 @@ const VALUE_ROWS_PER_STATEMENT = 500;
 /** Six bound values a row: 3,000 a statement. */
 const HISTORY_ROWS_PER_STATEMENT = 500;
 
-interface HistoryRow {
-  agent_id: string;
-  revision: number;
-  action: HistoryAction;
-  actor: string;
-  at: string;
-  record: string | null;
-}
+/** An `agent_history` row as written: the database numbers `seq`. */
+type HistoryRow = Omit<AgentHistoryTable, 'seq'>;
 
 function historyRow(
   id: string,
