@@ -3,7 +3,7 @@
  * descriptor and a TD AgentCard, and the agents' HTTP endpoints; the CLI runs as a separate process.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -215,9 +215,9 @@ describe('agentry invoke', () => {
     assert.equal(requests.filter((r) => r.url === '/cancel').length, 1);
   });
 
-  test('input from a file with @', async () => {
+  test('input from a file with @', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'agentry-invoke-'));
-    const { writeFileSync } = await import('node:fs');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, 'input.json'), '{"text": "from a file"}');
     const run = await agentryAsync([
       'invoke',

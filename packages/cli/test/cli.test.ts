@@ -2,7 +2,7 @@
  * The `agentry` binary, run as a user runs it: a real process, real files, real pipes.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { agentry, agentryAsync, root } from './run-cli.js';
 
 const examples = join(root, 'examples/documents');
 const scratch = mkdtempSync(join(tmpdir(), 'agentry-cli-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
 
 function scratchFile(name: string, content: string): string {
   const path = join(scratch, name);
