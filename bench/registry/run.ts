@@ -229,23 +229,7 @@ async function throughputBench(dir: string): Promise<void> {
   );
   if (args.embeddings === 'use-lite') console.log(`  embeddings: USE-lite, ${useLiteEngineHere()}`);
 
-  const registry = await startChild(
-    'server.ts',
-    [
-      '--db',
-      databaseIn(dir),
-      '--preload',
-      String(agents),
-      '--embedding-cache',
-      args['embedding-cache'],
-      '--embeddings',
-      args.embeddings,
-      '--answer-cache',
-      args['answer-cache'],
-      ...(args['embedding-threads'] === undefined ? [] : ['--embedding-threads', args['embedding-threads']]),
-    ],
-    profileArgs(),
-  );
+  const registry = await registryChild(databaseIn(dir), agents);
   const url = registry.ready.url;
   console.log(
     `  preloaded ${agents} agents (store + ${args.embeddings} embeddings) in ${((registry.ready['preloadMs'] as number) / 1000).toFixed(1)} s`,
@@ -520,8 +504,8 @@ function filteredList(i: number): RequestSpec {
   return { method: 'GET', path: `/agents?tags=${filter.tags}&capabilities=${filter.capabilities}&limit=20` };
 }
 
-/** A registry child for the replicas phase on `database`, preloading `preload` agents (0: they are there). */
-function replicaChild(database: string, preload: number): Promise<Child> {
+/** A registry child on `database`, preloading `preload` agents (0: they are there), with this run's options. */
+function registryChild(database: string, preload: number): Promise<Child> {
   return startChild(
     'server.ts',
     [
@@ -694,7 +678,7 @@ async function replicasBench(dir: string): Promise<void> {
       `${args.requests} requests a figure, answer cache ${args['answer-cache']}, ${register} registrations ` +
       `(${args['register-concurrency']} at a time) while reads run`,
   );
-  const sqlite = await replicaChild(join(dir, 'registry.db'), agents);
+  const sqlite = await registryChild(join(dir, 'registry.db'), agents);
   let baseline: ReadRates;
   let ceiling: { one: number; three: number };
   try {
@@ -704,11 +688,11 @@ async function replicasBench(dir: string): Promise<void> {
   } finally {
     await sqlite.stop();
   }
-  const replicas = [await replicaChild(args.database, agents)];
+  const replicas = [await registryChild(args.database, agents)];
   try {
     const oneBefore = await readRates('one replica on PostgreSQL', [replicas[0]!], agents);
     await registrationsUnderReads('one replica on PostgreSQL', [replicas[0]!.ready.url], agents, agents);
-    replicas.push(await replicaChild(args.database, 0), await replicaChild(args.database, 0));
+    replicas.push(await registryChild(args.database, 0), await registryChild(args.database, 0));
     const origins = replicas.map((replica) => replica.ready.url);
     const three = await readRates('three replicas on PostgreSQL (round robin)', replicas, agents);
     await registrationsUnderReads('three replicas on PostgreSQL', origins, agents, agents + register);
