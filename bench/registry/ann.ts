@@ -31,13 +31,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { readDocument } from '@agentry/core';
-import type { EmbeddingProvider } from '@agentry/embeddings';
 import { createRegistry, loadAgents, type Registry } from '@agentry/registry';
 import pino from 'pino';
 import { generateAgent, generateFilter, generateQuery } from './agents.js';
+import { standInProvider } from './stand-in-provider.js';
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
-const DIMENSIONS = 512;
 
 const { values: args } = parseArgs({
   options: {
@@ -53,46 +52,6 @@ const { values: args } = parseArgs({
     measures: { type: 'string', default: 'hybrid,semantic,filtered,list' },
   },
 });
-
-/** The stand-in model: the normalised sum of a seeded random vector per word. */
-function standInProvider(): EmbeddingProvider {
-  const words = new Map<string, Float32Array>();
-  const wordVector = (word: string) => {
-    let vector = words.get(word);
-    if (!vector) {
-      let state = 2166136261;
-      for (let i = 0; i < word.length; i++) state = Math.imul(state ^ word.charCodeAt(i), 16777619);
-      vector = new Float32Array(DIMENSIONS);
-      for (let d = 0; d < DIMENSIONS; d++) {
-        state = (state + 0x6d2b79f5) >>> 0;
-        let t = state;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        vector[d] = ((t ^ (t >>> 14)) >>> 0) / 2147483648 - 1;
-      }
-      words.set(word, vector);
-    }
-    return vector;
-  };
-  return {
-    id: 'bench-stand-in-512',
-    dimensions: DIMENSIONS,
-    async embed(texts) {
-      return texts.map((text) => {
-        const sum = new Float32Array(DIMENSIONS);
-        for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
-          const vector = wordVector(word);
-          for (let d = 0; d < DIMENSIONS; d++) sum[d] = sum[d]! + vector[d]!;
-        }
-        let squares = 0;
-        for (const value of sum) squares += value * value;
-        const norm = Math.sqrt(squares) || 1;
-        for (let d = 0; d < DIMENSIONS; d++) sum[d] = sum[d]! / norm;
-        return sum;
-      });
-    },
-  };
-}
 
 function open(db: string, approximateFrom: number): Promise<Registry> {
   return createRegistry({
