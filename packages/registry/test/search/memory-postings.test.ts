@@ -1,0 +1,261 @@
+/**
+ * The in-memory lexical index (lexical/memory-postings.ts) against FTS5's BM25 written out plainly here, agent by
+ * agent: random small registries whose words collide (shared words, stems, prefixes), restricted agents, agents
+ * replaced and deleted (with compactions), and queries of terms, prefixes and phrases within scopes.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { BM25_B, BM25_K1, DEFAULT_FIELD_WEIGHTS, FIELD_COLUMNS } from '../../src/search/lexical/fields.js';
+import { MemoryPostings } from '../../src/search/lexical/memory-postings.js';
+import { clauseTerms, matchedWords, termMatches, textTerms } from '../../src/search/lexical/memory-text.js';
+import { fts5Idf } from '../../src/search/lexical/pruning.js';
+import { type LexicalQuery, parseLexicalQuery } from '../../src/search/lexical/query.js';
+import type { LexicalFields, LexicalMatch, LexicalSearchOptions } from '../../src/search/lexical/types.js';
+
+const VOCABULARY = [
+  'weather',
+  'forecast',
+  'forecasts',
+  'forecasting',
+  'report',
+  'reports',
+  'city',
+  'cities',
+  'run',
+  'running',
+  'data',
+  'café',
+  'cafe',
+  'e',
+  'mail',
+  'getWeather',
+  'ab',
+];
+const SEPARATORS = [' ', ' ', ' ', '_', ', ', ' ; '];
+const PREFIXES = ['fore*', 'ru*', 'repo*', 'cit*', 'ca*', 'da*', 'weath*'];
+const IDS = Array.from({ length: 10 }, (_, i) => `agent-${i}`);
+
+const text = fc
+  .array(fc.tuple(fc.constantFrom(...VOCABULARY), fc.constantFrom(...SEPARATORS)), { maxLength: 5 })
+  .map((parts) => parts.map(([word, separator]) => word + separator).join(''));
+const fields: fc.Arbitrary<LexicalFields> = fc.record({
+  name: text,
+  description: text,
+  tags: text,
+  capabilities: text,
+  operationNames: text,
+  operationText: text,
+  parameters: text,
+});
+type Operation =
+  | { kind: 'set'; id: string; fields: LexicalFields; restricted: boolean }
+  | { kind: 'delete'; id: string };
+const operation: fc.Arbitrary<Operation> = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('set' as const),
+      id: fc.constantFrom(...IDS),
+      fields,
+      restricted: fc.boolean(),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), id: fc.constantFrom(...IDS) }) },
+);
+const queryText = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(...VOCABULARY),
+      fc.constantFrom(...PREFIXES),
+      fc.tuple(fc.constantFrom(...VOCABULARY), fc.constantFrom(...VOCABULARY)).map(([a, b]) => `"${a} ${b}"`),
+    ),
+    { minLength: 1, maxLength: 4 },
+  )
+  .map((parts) => parts.join(' '));
+const scope: fc.Arbitrary<Omit<LexicalSearchOptions, 'limit'>> = fc.oneof(
+  fc.constant({}),
+  fc.subarray(IDS).map((ids) => ({ candidates: new Set(ids) })),
+  fc.subarray(IDS).map((ids) => ({ excluded: new Set(ids) })),
+  fc
+    .tuple(fc.subarray(IDS), fc.subarray(IDS))
+    .map(([candidates, excluded]) => ({ candidates: new Set(candidates), excluded: new Set(excluded) })),
+);
+
+interface ReferenceAgent {
+  id: string;
+  fields: LexicalFields;
+  restricted: boolean;
+  order: number;
+}
+
+/** The registry the operations leave, in order of first registration (a replaced agent keeps its place). */
+function apply(operations: readonly Operation[]): ReferenceAgent[] {
+  const agents = new Map<string, ReferenceAgent>();
+  let order = 0;
+  for (const op of operations) {
+    if (op.kind === 'delete') agents.delete(op.id);
+    else {
+      const held = agents.get(op.id);
+      agents.set(op.id, {
+        id: op.id,
+        fields: op.fields,
+        restricted: op.restricted,
+        order: held?.order ?? order++,
+      });
+    }
+  }
+  return [...agents.values()];
+}
+
+/** FTS5's BM25, agent by agent: public agents with public statistics, visible restricted ones with theirs too. */
+function reference(agents: readonly ReferenceAgent[], query: LexicalQuery, options: LexicalSearchOptions) {
+  const clauses = query.clauses.map(clauseTerms).filter((clause) => clause !== undefined);
+  const weights = FIELD_COLUMNS.map(([field]) => DEFAULT_FIELD_WEIGHTS[field]);
+  const inScope = (agent: ReferenceAgent) =>
+    (options.candidates === undefined || options.candidates.has(agent.id)) &&
+    !options.excluded?.has(agent.id);
+  const analysed = agents.map((agent) => {
+    const terms = FIELD_COLUMNS.map(([field]) => textTerms(agent.fields[field]));
+    const length = terms.reduce((sum, field) => sum + field.length, 0);
+    const frequencies = clauses.map((clause) => {
+      let weighted = 0;
+      terms.forEach((field, f) => {
+        for (let start = 0; start + clause.terms.length <= field.length; start++) {
+          if (clause.terms.every((_, i) => termMatches(clause, i, field[start + i]!)))
+            weighted += weights[f]!;
+        }
+      });
+      return weighted;
+    });
+    return { agent, length, frequencies };
+  });
+  const statistics = (rows: typeof analysed) => ({
+    rows: rows.length,
+    tokens: rows.reduce((sum, row) => sum + row.length, 0),
+    matches: clauses.map((_, p) => rows.filter((row) => row.frequencies[p]! > 0).length),
+  });
+  const publicRows = analysed.filter((row) => !row.agent.restricted);
+  const visibleRows = analysed.filter((row) => row.agent.restricted && inScope(row.agent));
+  const publicStatistics = statistics(publicRows);
+  const visibleStatistics = statistics([...publicRows, ...visibleRows]);
+  const scored: Array<LexicalMatch & { restricted: boolean; order: number }> = [];
+  for (const row of analysed) {
+    if (!inScope(row.agent) || !row.frequencies.some((f) => f > 0)) continue;
+    const { rows, tokens, matches } = row.agent.restricted ? visibleStatistics : publicStatistics;
+    const averageLength = tokens / rows;
+    let score = 0;
+    row.frequencies.forEach((f, p) => {
+      if (f === 0) return;
+      const norm = 1 - BM25_B + (BM25_B * row.length) / averageLength;
+      score += fts5Idf(rows, matches[p]!) * ((f * (BM25_K1 + 1)) / (f + BM25_K1 * norm));
+    });
+    scored.push({ id: row.agent.id, score, restricted: row.agent.restricted, order: row.agent.order });
+  }
+  scored.sort(
+    (a, b) => b.score - a.score || Number(a.restricted) - Number(b.restricted) || a.order - b.order,
+  );
+  return scored.slice(0, Math.floor(options.limit)).map(({ id, score }) => ({ id, score }));
+}
+
+function assertSameRanking(
+  actual: readonly LexicalMatch[],
+  expected: readonly LexicalMatch[],
+  label: string,
+) {
+  assert.deepEqual(
+    actual.map((hit) => hit.id),
+    expected.map((hit) => hit.id),
+    label,
+  );
+  actual.forEach((hit, i) => {
+    const want = expected[i]!.score;
+    assert.ok(
+      Math.abs(hit.score - want) <= 1e-9 * Math.abs(want),
+      `${label}: ${hit.id} ${hit.score} vs ${want}`,
+    );
+  });
+}
+
+describe('in-memory lexical index', () => {
+  it('ranks as FTS5 BM25 written out plainly, through replacements, deletions and compactions', () => {
+    fc.assert(
+      fc.property(
+        fc.array(operation, { minLength: 1, maxLength: 30 }),
+        fc.array(fc.tuple(queryText, scope, fc.integer({ min: 1, max: 12 })), { minLength: 1, maxLength: 5 }),
+        (operations, queries) => {
+          const compacting = new MemoryPostings({ compactFrom: 1 });
+          const lazy = new MemoryPostings();
+          for (const op of operations) {
+            for (const index of [compacting, lazy]) {
+              if (op.kind === 'set') index.set(op.id, op.fields, op.restricted);
+              else index.delete(op.id);
+            }
+          }
+          const agents = apply(operations);
+          assert.equal(compacting.size, agents.length);
+          assert.equal(lazy.size, agents.length);
+          for (const id of IDS)
+            assert.equal(
+              lazy.has(id),
+              agents.some((agent) => agent.id === id),
+            );
+          for (const [text, within, limit] of queries) {
+            const query = parseLexicalQuery(text);
+            const options = { ...within, limit };
+            const expected = reference(agents, query, options);
+            assertSameRanking(lazy.search(query, options), expected, text);
+            assertSameRanking(compacting.search(query, options), expected, `${text} (compacted)`);
+          }
+        },
+      ),
+      { seed: 20261128, numRuns: 400 },
+    );
+  });
+
+  it('forgets a replaced agent’s old words and counts only its new ones', () => {
+    const index = new MemoryPostings();
+    const empty = {
+      name: '',
+      description: '',
+      tags: '',
+      capabilities: '',
+      operationNames: '',
+      operationText: '',
+      parameters: '',
+    };
+    index.set('a', { ...empty, name: 'weather forecast' }, false);
+    index.set('b', { ...empty, name: 'tide tables' }, false);
+    index.set('a', { ...empty, name: 'tide report' }, false);
+    assert.deepEqual(index.search(parseLexicalQuery('weather'), { limit: 10 }), []);
+    assert.deepEqual(
+      index.search(parseLexicalQuery('tide'), { limit: 10 }).map((hit) => hit.id),
+      ['a', 'b'],
+    );
+    index.delete('a');
+    assert.equal(index.size, 1);
+    assert.deepEqual(
+      index.search(parseLexicalQuery('tide report'), { limit: 10 }).map((hit) => hit.id),
+      ['b'],
+    );
+    assert.ok(index.bytes > 0);
+  });
+
+  it('names the words of the text that matched, field by field, as they are written', () => {
+    const fields = {
+      name: 'Get_Weather getWeather get Weather',
+      description: 'Weather forecasts for cities; a café guide.',
+      tags: 'travel',
+      capabilities: '',
+      operationNames: '',
+      operationText: 'Forecasting the weather',
+      parameters: 'city',
+    };
+    assert.deepEqual(matchedWords(parseLexicalQuery('"get weather" forecast cafe cit*'), fields), {
+      name: ['get_weather', 'get weather'],
+      description: ['weather', 'forecasts', 'cities', 'café'],
+      operationText: ['forecasting', 'weather'],
+      parameters: ['city'],
+    });
+  });
+});
