@@ -22,9 +22,9 @@ import { databaseTarget, type OpenedDatabase, openDatabase } from './db/open.js'
 import { sqliteFileHasTables } from './db/sqlite.js';
 import { searchDocumentOf } from './records/search-document.js';
 import { lexicalFields } from './search/document-text.js';
-import { createPostgresLexicalIndex } from './search/lexical/postgres.js';
+import { startLexicalBulkLoad } from './search/lexical/postgres-bulk-load.js';
+import type { LexicalEntry } from './search/lexical/postgres-postings.js';
 import { createSqliteLexicalIndex } from './search/lexical/sqlite.js';
-import type { LexicalIndex } from './search/lexical/types.js';
 import { forEachAgentPage } from './store/agent-pages.js';
 import { recordFromRow } from './store/rows.js';
 
@@ -76,14 +76,15 @@ export async function moveRegistryDatabase(options: MoveRegistryOptions): Promis
     throw error;
   }
   try {
-    const lexical = lexicalIndexFor(into.dialect.name);
+    const dialect = into.dialect.name;
     let indexed = 0;
     const copied = await copyDatabase(source, into, {
       ...(options.replace === undefined ? {} : { replace: options.replace }),
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       async rebuild(trx, replacedAgents) {
-        await lexical.remove(trx, replacedAgents);
-        indexed = await indexAgents(trx, lexical, options.onIndexed ?? (() => {}));
+        const loader = await lexicalLoaderFor(dialect, trx, replacedAgents);
+        indexed = await indexAgents(trx, loader.add, options.onIndexed ?? (() => {}));
+        await loader.finish();
       },
     });
     if (into.dialect.name === 'postgres') await analyzeRegistryTables(into.db);
@@ -107,21 +108,32 @@ async function analyzeRegistryTables(db: Kysely<Database>): Promise<void> {
   await sql`analyze ${sql.join(rows.map(({ name }) => sql.table(name)))}`.execute(db);
 }
 
-/** The lexical engine whose tables the dialect's migrations made (search/lexical/). */
-function lexicalIndexFor(dialect: DialectName): LexicalIndex {
-  return dialect === 'postgres' ? createPostgresLexicalIndex() : createSqliteLexicalIndex();
+/**
+ * How the lexical index whose tables the dialect's migrations made (search/lexical/) is written anew in `trx`:
+ * PostgreSQL's emptied and bulk loaded (postgres-bulk-load.ts: its postings' indexes built once at the end, not
+ * batch by batch), SQLite's FTS5 tables written as registrations write them, the agents `replace` deleted
+ * removed first.
+ */
+async function lexicalLoaderFor(
+  dialect: DialectName,
+  trx: Kysely<Database>,
+  replacedAgents: readonly string[],
+): Promise<{ add(entries: readonly LexicalEntry[]): Promise<void>; finish(): Promise<void> }> {
+  if (dialect === 'postgres') return startLexicalBulkLoad(trx);
+  const lexical = createSqliteLexicalIndex();
+  await lexical.remove(trx, replacedAgents);
+  return { add: (entries) => lexical.write(trx, entries), finish: async () => {} };
 }
 
-/** Writes every agent of `db` into `lexical`, a page at a time; returns how many. */
+/** Hands every agent of `db` to `write` as lexical entries, a page at a time; returns how many. */
 async function indexAgents(
   db: Kysely<Database>,
-  lexical: LexicalIndex,
+  write: (entries: readonly LexicalEntry[]) => Promise<void>,
   onIndexed: (agents: number) => void,
 ): Promise<number> {
   let count = 0;
   await forEachAgentPage(db, async (rows) => {
-    await lexical.write(
-      db,
+    await write(
       rows.map((row) => {
         const document = searchDocumentOf(recordFromRow(row));
         return { id: document.id, fields: lexicalFields(document), restricted: document.restricted === true };

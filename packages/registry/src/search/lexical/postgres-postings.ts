@@ -14,7 +14,7 @@
  * the documents a database already holds, and drops the documents' `tsvector` columns and their GIN index, which
  * searches no longer read and every write paid for.
  */
-import type { Kysely, Migration, QueryExecutorProvider } from 'kysely';
+import type { Kysely, Migration, QueryExecutorProvider, RawBuilder } from 'kysely';
 import { sql } from 'kysely';
 import { chunks } from '../chunks.js';
 import { FIELD_COLUMNS as FIELDS } from './fields.js';
@@ -94,7 +94,7 @@ export async function removeDocuments(db: Executor, ids: readonly string[]): Pro
 }
 
 /** Waits for the lexical index's write lock, held until the running transaction ends (see `WRITE_LOCK`). */
-async function takeWriteTurn(db: Executor): Promise<void> {
+export async function takeWriteTurn(db: Executor): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtext(${WRITE_LOCK}))`.execute(db);
 }
 
@@ -116,21 +116,14 @@ async function writeBatch(db: Executor, batch: readonly LexicalEntry[]): Promise
     );
   }
 
-  const texts = FIELDS.map(([field]) => batch.map((entry) => indexWords(entry.fields[field]).join(' ')));
-  const lengths = batch.map((_, index) =>
-    texts.reduce((sum, column) => sum + (column[index] === '' ? 0 : column[index]!.split(' ').length), 0),
-  );
-  const restricted = batch.map((entry) => entry.restricted === true);
-  const columns = sql.raw(FIELDS.map(([, column]) => column).join(', '));
+  const { restricted, lengths, rows } = documentRows(batch);
   const updates = sql.raw(
     ['restricted', 'length', ...FIELDS.map(([, column]) => column)]
       .map((column) => `${column} = excluded.${column}`)
       .join(', '),
   );
   const written = await sql<{ row_id: string }>`
-    INSERT INTO search_lexical_documents (agent_id, restricted, length, ${columns})
-    SELECT * FROM unnest(${ids}::text[], ${restricted}::boolean[], ${lengths}::integer[],
-                         ${sql.join(texts.map((column) => sql`${column}::text[]`))})
+    ${rows}
     ON CONFLICT (agent_id) DO UPDATE SET ${updates}
     RETURNING row_id`.execute(db);
   await insertPostings(
@@ -147,6 +140,29 @@ async function writeBatch(db: Executor, batch: readonly LexicalEntry[]): Promise
 }
 
 /**
+ * The documents of `batch` (one entry an id) as an INSERT of their rows — the text as indexed (`indexWords`), its
+ * length in words, the restricted flag — and the lengths and flags it writes, for the totals.
+ */
+export function documentRows(batch: readonly LexicalEntry[]): {
+  rows: RawBuilder<unknown>;
+  lengths: number[];
+  restricted: boolean[];
+} {
+  const ids = batch.map((entry) => entry.id);
+  const texts = FIELDS.map(([field]) => batch.map((entry) => indexWords(entry.fields[field]).join(' ')));
+  const lengths = batch.map((_, index) =>
+    texts.reduce((sum, column) => sum + (column[index] === '' ? 0 : column[index]!.split(' ').length), 0),
+  );
+  const restricted = batch.map((entry) => entry.restricted === true);
+  const columns = sql.raw(FIELDS.map(([, column]) => column).join(', '));
+  const rows = sql`
+    INSERT INTO search_lexical_documents (agent_id, restricted, length, ${columns})
+    SELECT * FROM unnest(${ids}::text[], ${restricted}::boolean[], ${lengths}::integer[],
+                         ${sql.join(texts.map((column) => sql`${column}::text[]`))})`;
+  return { rows, lengths, restricted };
+}
+
+/**
  * Makes the postings of the documents `rowIds` (every document when undefined) from their text, and counts their
  * public ones into each lexeme's document frequency, in one statement.
  */
@@ -154,14 +170,29 @@ async function insertPostings(
   db: QueryExecutorProvider,
   rowIds: readonly string[] | undefined,
 ): Promise<void> {
+  await sql`
+    WITH inserted AS (
+      ${postingsInsert(rowIds)}
+      RETURNING lexeme, restricted)
+    INSERT INTO search_lexical_terms (lexeme, public_rows)
+    SELECT lexeme, count(*) FROM inserted WHERE NOT restricted GROUP BY lexeme
+    ON CONFLICT (lexeme) DO UPDATE SET public_rows = search_lexical_terms.public_rows + excluded.public_rows`.execute(
+    db,
+  );
+}
+
+/**
+ * The statement that makes the postings of the documents `rowIds` (every document when undefined) from their text:
+ * the documents' fields through the text search configuration, each lexeme's positions in one array per row.
+ */
+export function postingsInsert(rowIds: readonly string[] | undefined): RawBuilder<unknown> {
   const vectors = sql.raw(
     FIELDS.map(([, column], field) => `(${field}, to_tsvector('${CONFIG}'::regconfig, d.${column}))`).join(
       ', ',
     ),
   );
   const which = rowIds === undefined ? sql`` : sql`WHERE d.row_id = ANY(${rowIds}::bigint[])`;
-  await sql`
-    WITH inserted AS (
+  return sql`
       INSERT INTO search_lexical_postings (lexeme, row_id, restricted, length, positions)
       SELECT u.lexeme, d.row_id, d.restricted, d.length,
              array_agg(f.field * ${sql.lit(FIELD_POSITIONS)} + pos.p ORDER BY f.field, pos.p)
@@ -170,13 +201,7 @@ async function insertPostings(
       CROSS JOIN LATERAL unnest(f.v) AS u
       CROSS JOIN LATERAL unnest(u.positions) AS pos(p)
       ${which}
-      GROUP BY u.lexeme, d.row_id, d.restricted, d.length
-      RETURNING lexeme, restricted)
-    INSERT INTO search_lexical_terms (lexeme, public_rows)
-    SELECT lexeme, count(*) FROM inserted WHERE NOT restricted GROUP BY lexeme
-    ON CONFLICT (lexeme) DO UPDATE SET public_rows = search_lexical_terms.public_rows + excluded.public_rows`.execute(
-    db,
-  );
+      GROUP BY u.lexeme, d.row_id, d.restricted, d.length`;
 }
 
 /** Deletes the postings of the documents `rowIds` and takes their public ones out of the document frequencies. */
