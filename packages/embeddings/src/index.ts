@@ -25,6 +25,8 @@ export {
   type AnnIndexOptions,
   type AnnSearchInfo,
   type AnnStats,
+  type SlotHits,
+  type SlotScope,
 } from './vectors/ann-index.js';
 export { standardize, topIndices } from './vectors/top-k.js';
 export { type MatrixScope, VectorMatrix, type VectorMatrixOptions } from './vectors/vector-matrix.js';

@@ -188,6 +188,62 @@ describe('ann index', () => {
     );
   });
 
+  it('resolves a scope to slots once, and searches and scores by them as by ids (property)', () => {
+    // Deleted vectors leave free slots (later reused), which no scope may count or return.
+    const churned = new AnnIndex(DIMS, { minSize: 500, seed: 5 });
+    for (let i = 0; i < 3000; i++) churned.set(`c${i}`, draw(0.8));
+    for (let i = 0; i < 3000; i += 7) churned.delete(`c${i}`);
+    churned.build();
+    for (let i = 0; i < 3000; i += 14) churned.set(`c${i}`, draw(0.8));
+    const held = Array.from({ length: 3000 }, (_, i) => `c${i}`).filter((id) => churned.has(id));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.constantFrom(0, 0.002, 0.2, 0.9),
+        fc.constantFrom(0, 0.05, 0.5),
+        fc.integer({ min: 1, max: 40 }),
+        (seed, share, excludedShare, k) => {
+          const { uniform } = generator(seed);
+          const candidates = share === 0 ? undefined : new Set<string>(['absent', 'c0']);
+          const excluded = excludedShare === 0 ? undefined : new Set<string>(['absent']);
+          for (let i = 0; i < 3000; i++) {
+            if (candidates && uniform() < share) candidates.add(`c${i}`);
+            if (excluded && uniform() < excludedShare) excluded.add(`c${i}`);
+          }
+          const scope = { candidates, excluded };
+          const inScope = held.filter((id) => (candidates?.has(id) ?? true) && !excluded?.has(id));
+          const resolved = churned.resolveScope(scope);
+          assert.equal(resolved.size, inScope.length);
+          const slots = churned.slotsIn(resolved);
+          assert.deepEqual(Array.from(slots, (slot) => churned.idAt(slot)).sort(), [...inScope].sort());
+          assert.deepEqual(
+            Array.from(slots),
+            Array.from(slots).sort((a, b) => a - b),
+          );
+          for (const slot of slots) assert.equal(resolved.inScope?.[slot] ?? 1, 1);
+
+          const query = queries[Math.floor(uniform() * queries.length)]!;
+          const byIds = churned.searchWithInfo(query, k, scope);
+          const bySlots = churned.searchSlots(query, k, resolved);
+          assert.deepEqual(
+            Array.from(bySlots.slots, (slot, r) => ({ id: churned.idAt(slot), score: bySlots.scores[r] })),
+            byIds.hits,
+          );
+          assert.deepEqual(bySlots.info, byIds.info);
+          for (const hit of byIds.hits) assert.ok(inScope.includes(hit.id), `${hit.id} is out of scope`);
+
+          const a = churned.similarities([query], scope);
+          const b = churned.similaritiesAt([query], slots);
+          assert.deepEqual(b.ids, a.ids);
+          assert.deepEqual(b.scores, a.scores);
+          for (const id of [...inScope.slice(0, 5), 'absent'])
+            assert.equal(b.positionOf(id), a.positionOf(id));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it('scores a small candidate set outright, and every vector below the size threshold', () => {
     const few = new Set(['a1', 'a2', 'a3', 'a20000']);
     const { hits, info } = index.searchWithInfo(queries[0]!, 10, { candidates: few });

@@ -17,7 +17,9 @@
  * Scope: `excluded` agents are skipped in the lists; `candidates` too, and a small candidate set (at most
  * √(scanned rows × n), where scoring the candidates outright costs less than probing for them) is scored exactly.
  * With a scope, lists are probed, nearest first, until as many rows in scope were scored as an unscoped search
- * scores, so a narrow scope probes further instead of finding fewer neighbours.
+ * scores, so a narrow scope probes further instead of finding fewer neighbours. A scope is resolved to slots once
+ * (`resolveScope`: a mask of the slots in it and the candidates' slots), so the several query vectors of one search
+ * and its passes over a pool (`similaritiesAt`) read slots, not ids: an id is looked up once per search.
  *
  * Below `minSize` vectors, or before `build()`, every search is exact. Vectors added after a build go to the list
  * of their nearest centroid; `stale` says when the index has grown or shrunk enough since its build (2×) that the
@@ -80,6 +82,27 @@ export interface AnnStats {
   capacity: number;
   /** Bytes of the rows, the centroids and the lists. */
   bytes: number;
+}
+
+/**
+ * A scope resolved to the index's slots once, for the several searches and similarity passes of one query: ids are
+ * looked up once per query instead of once per probed row and per pass. Valid until the index changes (a vector set
+ * or deleted), i.e. for the synchronous work of one search.
+ */
+export interface SlotScope {
+  /** 1 for a slot in scope; undefined: every held slot is. */
+  readonly inScope: Uint8Array | undefined;
+  /** Held vectors in scope. */
+  readonly size: number;
+  /** When the scope names candidates: the held ones in scope, in slot order. */
+  readonly candidateSlots: Int32Array | undefined;
+}
+
+/** The slots of one search's best vectors, best first, with their similarities. */
+export interface SlotHits {
+  slots: Int32Array;
+  scores: Float32Array;
+  info: AnnSearchInfo;
 }
 
 /** Storage of int8 rows with one dot kernel (or a JavaScript loop) and scratch space after them. */
@@ -349,26 +372,47 @@ export class AnnIndex {
     scope: MatrixScope = {},
     probes?: number,
   ): { hits: AnnHit[]; info: AnnSearchInfo } {
+    const { slots, scores, info } = this.searchSlots(query, k, this.resolveScope(scope), probes);
+    const hits = Array.from(slots, (slot, r) => ({ id: this.ids[slot]!, score: scores[r]! }));
+    return { hits, info };
+  }
+
+  /**
+   * `searchWithInfo` in a scope already resolved (`resolveScope`), giving slots: the form the several query vectors
+   * of one search share their scope in, and pool their hits by.
+   */
+  searchSlots(query: Float32Array, k: number, scope: SlotScope, probes?: number): SlotHits {
     if (query.length !== this.dimensions) {
       throw new Error(`query has ${query.length} dimensions, the index ${this.dimensions}`);
     }
     const want = Math.max(0, Math.floor(k));
-    if (want === 0 || this.size === 0 || scope.candidates?.size === 0) {
-      return { hits: [], info: { method: 'exact', scanned: 0, probed: 0 } };
+    if (want === 0 || scope.size === 0) {
+      return {
+        slots: new Int32Array(0),
+        scores: new Float32Array(0),
+        info: { method: 'exact', scanned: 0, probed: 0 },
+      };
     }
     const index = this.approximate ? this.index : undefined;
-    if (!index) return this.exactWithInfo(query, want, scope);
+    if (!index) return this.exactSlots(query, want, scope);
     const target = this.scanTarget(index, want, probes);
-    const candidates = scope.candidates;
-    if (candidates !== undefined && candidates.size <= Math.sqrt(target * this.size)) {
-      return this.exactWithInfo(query, want, scope);
+    const candidates = scope.candidateSlots;
+    if (candidates !== undefined && candidates.length <= Math.sqrt(target * this.size)) {
+      return this.exactSlots(query, want, scope);
     }
-    return this.probe(index, query, want, scope, target);
+    return this.probe(index, query, want, scope.inScope, target);
   }
 
   /** The `k` most similar vectors in `scope` by scoring every one of them. */
   exact(query: Float32Array, k: number, scope: MatrixScope = {}): AnnHit[] {
-    return this.exactWithInfo(query, Math.max(0, Math.floor(k)), scope).hits;
+    if (query.length !== this.dimensions) {
+      throw new Error(`query has ${query.length} dimensions, the index ${this.dimensions}`);
+    }
+    const resolved = this.resolveScope(scope);
+    const want = Math.max(0, Math.floor(k));
+    if (want === 0 || resolved.size === 0) return [];
+    const { slots, scores } = this.exactSlots(query, want, resolved);
+    return Array.from(slots, (slot, r) => ({ id: this.ids[slot]!, score: scores[r]! }));
   }
 
   /**
@@ -380,12 +424,22 @@ export class AnnIndex {
     queries: readonly Float32Array[],
     scope: MatrixScope = {},
   ): { ids: string[]; scores: Float32Array[]; positionOf: (id: string) => number | undefined } {
+    return this.similaritiesAt(queries, this.slotsIn(this.resolveScope(scope)));
+  }
+
+  /**
+   * `similarities` of the vectors in these slots (held ones, in slot order: a `SlotScope`'s, `slotsIn`'s, or a pool
+   * of `searchSlots` hits sorted), with no id looked up. Valid until the index changes.
+   */
+  similaritiesAt(
+    queries: readonly Float32Array[],
+    slots: Int32Array,
+  ): { ids: string[]; scores: Float32Array[]; positionOf: (id: string) => number | undefined } {
     for (const query of queries) {
       if (query.length !== this.dimensions) {
         throw new Error(`query has ${query.length} dimensions, the index ${this.dimensions}`);
       }
     }
-    const slots = this.slotsIn(scope) ?? this.liveSlots();
     const count = slots.length;
     const scores = queries.map((query) => {
       const { quantized, scale } = this.quantizeQuery(query);
@@ -402,6 +456,70 @@ export class AnnIndex {
       return slot === undefined ? undefined : sortedIndexOf(slots, slot);
     };
     return { ids, scores, positionOf };
+  }
+
+  /** The slot holding this id's vector; undefined when none is held. Valid until the index changes. */
+  slotOfId(id: string): number | undefined {
+    return this.slotOf.get(id);
+  }
+
+  /** The id whose vector a held slot holds. */
+  idAt(slot: number): string | undefined {
+    return this.ids[slot];
+  }
+
+  /**
+   * Looks a scope's ids up once: which slots it keeps (a mask), how many held vectors, and the candidates' slots.
+   * Costs a hash lookup per id named (candidates and excluded); every search and pass of the query then reads slots.
+   */
+  resolveScope({ candidates, excluded }: MatrixScope): SlotScope {
+    const slotCount = this.ids.length;
+    let inScope: Uint8Array | undefined;
+    if (candidates === undefined) {
+      if (excluded === undefined || excluded.size === 0) {
+        return { inScope: undefined, size: this.size, candidateSlots: undefined };
+      }
+      inScope = new Uint8Array(slotCount).fill(1);
+      let size = this.size;
+      for (const id of excluded) {
+        const slot = this.slotOf.get(id);
+        if (slot !== undefined && inScope[slot] === 1) {
+          inScope[slot] = 0;
+          size--;
+        }
+      }
+      return { inScope, size, candidateSlots: undefined };
+    }
+    inScope = new Uint8Array(slotCount);
+    const named = new Int32Array(Math.min(candidates.size, this.size));
+    let n = 0;
+    for (const id of candidates) {
+      const slot = this.slotOf.get(id);
+      if (slot !== undefined && inScope[slot] === 0) {
+        inScope[slot] = 1;
+        named[n++] = slot;
+      }
+    }
+    for (const id of excluded ?? []) {
+      const slot = this.slotOf.get(id);
+      if (slot !== undefined) inScope[slot] = 0;
+    }
+    let kept = 0;
+    for (let i = 0; i < n; i++) if (inScope[named[i]!] === 1) named[kept++] = named[i]!;
+    const candidateSlots = named.subarray(0, kept).sort();
+    return { inScope, size: kept, candidateSlots };
+  }
+
+  /** The held slots of a resolved scope, in slot order. */
+  slotsIn(scope: SlotScope): Int32Array {
+    if (scope.candidateSlots !== undefined) return scope.candidateSlots;
+    const inScope = scope.inScope;
+    const slots = new Int32Array(scope.size);
+    let n = 0;
+    for (let slot = 0; slot < this.ids.length && n < slots.length; slot++) {
+      if (this.ids[slot] !== undefined && (inScope === undefined || inScope[slot] === 1)) slots[n++] = slot;
+    }
+    return slots.subarray(0, n);
   }
 
   /** The normalised mean of these vectors; undefined when none of them is held. */
@@ -443,26 +561,25 @@ export class AnnIndex {
     };
   }
 
-  private exactWithInfo(
-    query: Float32Array,
-    k: number,
-    scope: MatrixScope,
-  ): { hits: AnnHit[]; info: AnnSearchInfo } {
+  /** The `k` best of every held vector in scope, scored outright. */
+  private exactSlots(query: Float32Array, k: number, scope: SlotScope): SlotHits {
     const { quantized, scale } = this.quantizeQuery(query);
-    const slots = this.slotsIn(scope);
+    // Unscoped: one pass over every row, free slots included (they are never returned).
+    const slots = scope.inScope === undefined ? undefined : this.slotsIn(scope);
     const count = slots ? slots.length : this.ids.length;
     const sums = this.block.dots(quantized, slots, count);
     const scores = new Float32Array(count);
     for (let r = 0; r < count; r++) {
       const slot = slots ? slots[r]! : r;
-      // A free slot (only in a pass over every row) can never be returned.
       scores[r] =
         this.ids[slot] === undefined ? Number.NEGATIVE_INFINITY : sums[r]! * this.scales[slot]! * scale;
     }
-    const hits = topIndices(scores, k)
-      .filter((r) => scores[r]! > Number.NEGATIVE_INFINITY)
-      .map((r) => ({ id: this.ids[slots ? slots[r]! : r]!, score: scores[r]! }));
-    return { hits, info: { method: 'exact', scanned: count, probed: 0 } };
+    const best = topIndices(scores, k).filter((r) => scores[r]! > Number.NEGATIVE_INFINITY);
+    return {
+      slots: Int32Array.from(best, (r) => (slots ? slots[r]! : r)),
+      scores: Float32Array.from(best, (r) => scores[r]!),
+      info: { method: 'exact', scanned: count, probed: 0 },
+    };
   }
 
   /** Rows an unscoped search scores: those of `probes` lists of average length, and never fewer than 4k. */
@@ -477,17 +594,15 @@ export class AnnIndex {
     index: Lists,
     query: Float32Array,
     k: number,
-    scope: MatrixScope,
+    inScope: Uint8Array | undefined,
     target: number,
-  ): { hits: AnnHit[]; info: AnnSearchInfo } {
+  ): SlotHits {
     const { quantized, scale } = this.quantizeQuery(query);
     const lists = index.lists.length;
     const centroidSums = index.centroids.dots(quantized, undefined, lists);
     const order = new Float64Array(lists);
     for (let c = 0; c < lists; c++) order[c] = centroidSums[c]! * index.centroidScales[c]!;
     const ranked = Array.from({ length: lists }, (_, c) => c).sort((a, b) => order[b]! - order[a]!);
-    const { candidates, excluded } = scope;
-    const filtered = candidates !== undefined || (excluded !== undefined && excluded.size > 0);
     let gathered = new Int32Array(Math.min(this.size, target * 2) + 1);
     let count = 0;
     let probed = 0;
@@ -501,17 +616,14 @@ export class AnnIndex {
         gathered = grown;
       }
       const items = list.items;
-      if (!filtered) {
+      if (inScope === undefined) {
         gathered.set(items.subarray(0, list.length), count);
         count += list.length;
         continue;
       }
       for (let p = 0; p < list.length; p++) {
         const slot = items[p]!;
-        const id = this.ids[slot]!;
-        if (excluded?.has(id)) continue;
-        if (candidates !== undefined && !candidates.has(id)) continue;
-        gathered[count++] = slot;
+        if (inScope[slot] === 1) gathered[count++] = slot;
       }
     }
     // Rows in slot order: the kernel then reads the block front to back.
@@ -519,8 +631,12 @@ export class AnnIndex {
     const sums = this.block.dots(quantized, slots, count);
     const scores = new Float32Array(count);
     for (let r = 0; r < count; r++) scores[r] = sums[r]! * this.scales[slots[r]!]! * scale;
-    const hits = topIndices(scores, k).map((r) => ({ id: this.ids[slots[r]!]!, score: scores[r]! }));
-    return { hits, info: { method: 'probed', scanned: count, probed } };
+    const best = topIndices(scores, k);
+    return {
+      slots: Int32Array.from(best, (r) => slots[r]!),
+      scores: Float32Array.from(best, (r) => scores[r]!),
+      info: { method: 'probed', scanned: count, probed },
+    };
   }
 
   private *buildSteps(): Generator<void, void, void> {
@@ -672,30 +788,6 @@ export class AnnIndex {
     const quantized = new Int16Array(this.dimensions);
     const scale = quantize(query, this.queryLimit, quantized, 0);
     return { quantized, scale };
-  }
-
-  /** The slots of the vectors in `scope`, in slot order; undefined: every slot (free ones included). */
-  private slotsIn({ candidates, excluded }: MatrixScope): Int32Array | undefined {
-    const skipped = new Set<number>();
-    for (const id of excluded ?? []) {
-      const slot = this.slotOf.get(id);
-      if (slot !== undefined) skipped.add(slot);
-    }
-    if (candidates === undefined && skipped.size === 0) return undefined;
-    let n = 0;
-    if (candidates === undefined) {
-      const slots = new Int32Array(this.slotOf.size);
-      for (let slot = 0; slot < this.ids.length; slot++) {
-        if (this.ids[slot] !== undefined && !skipped.has(slot)) slots[n++] = slot;
-      }
-      return slots.subarray(0, n);
-    }
-    const slots = new Int32Array(Math.min(candidates.size, this.slotOf.size));
-    for (const id of candidates) {
-      const slot = this.slotOf.get(id);
-      if (slot !== undefined && !skipped.has(slot)) slots[n++] = slot;
-    }
-    return slots.subarray(0, n).sort();
   }
 
   private ensureCapacity(rows: number): void {

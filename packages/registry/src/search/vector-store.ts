@@ -77,6 +77,11 @@ export async function loadVectorStore(
   let ann: AnnIndex | undefined;
   const approximateFrom = Math.max(1, options.approximateFrom ?? APPROXIMATE_FROM);
   const sample = new HashSample();
+  /**
+   * The sample's slots in slot order (`sample.draw` looked up), kept between searches: every search but a filter's
+   * standardises by it, and it changes only when a vector is set or deleted.
+   */
+  let drawnSlots: Int32Array | undefined;
   /** Vectors set or deleted since the index's lists were last trained. */
   let changedSinceBuild = 0;
   let building: Promise<void> | undefined;
@@ -85,6 +90,7 @@ export async function loadVectorStore(
   function setVector(id: string, vector: Float32Array): void {
     if (ann) {
       if (vector.length !== ann.dimensions) return;
+      drawnSlots = undefined;
       ann.set(id, vector);
       sample.add(id, ann.size);
       changedSinceBuild++;
@@ -98,6 +104,7 @@ export async function loadVectorStore(
 
   function deleteVector(id: string): void {
     if (ann?.has(id)) {
+      drawnSlots = undefined;
       ann.delete(id);
       sample.delete(id);
       changedSinceBuild++;
@@ -118,6 +125,7 @@ export async function loadVectorStore(
     }
     ann = index;
     matrix = undefined;
+    drawnSlots = undefined;
   }
 
   /**
@@ -192,10 +200,13 @@ export async function loadVectorStore(
         return matrix === undefined ? undefined : matrixSimilarities(matrix, queries, scope);
       if (ann.size === 0) return undefined;
       if (!ann.approximate) return matrixSimilarities(ann, queries, scope);
+      // The scope's ids are looked up once; the probes and passes below read slots.
+      const resolved = ann.resolveScope(scope);
       // A scope of few agents is scored outright, exactly as below the threshold: a filter finds all it matches.
-      const population = populationInScope(ann, scope, sample);
-      if (population.size <= approximateFrom) return matrixSimilarities(ann, queries, scope);
-      return approximateRanking(ann, queries, scope, lexicalIds, population, {
+      if (resolved.size <= approximateFrom) return slotSimilarities(ann, queries, ann.slotsIn(resolved));
+      drawnSlots ??= slotsOf(ann, sample.draw(ann.size));
+      const population = populationInScope(resolved, drawnSlots);
+      return approximateRanking(ann, queries, resolved, lexicalIds, population, {
         ...(options.probes === undefined ? {} : { probes: options.probes }),
       });
     },
@@ -219,4 +230,31 @@ function matrixSimilarities(
       return centroid ? matrix.similarities([centroid], scope).scores[0] : undefined;
     },
   };
+}
+
+/** The similarities of the agents in these slots of the index (a scope's, in slot order), outright. */
+function slotSimilarities(
+  ann: AnnIndex,
+  queries: readonly Float32Array[],
+  slots: Int32Array,
+): SemanticRanking {
+  const { ids, scores, positionOf } = ann.similaritiesAt(queries, slots);
+  return {
+    semantic: { ids, whole: scores[0]!, clauses: scores.slice(1), positionOf },
+    similarToCentroid: (leaders) => {
+      const centroid = ann.centroid(leaders);
+      return centroid ? ann.similaritiesAt([centroid], slots).scores[0] : undefined;
+    },
+  };
+}
+
+/** The slots of these ids' vectors in the index, in slot order (ids it does not hold left out). */
+function slotsOf(ann: AnnIndex, ids: readonly string[]): Int32Array {
+  const slots = new Int32Array(ids.length);
+  let n = 0;
+  for (const id of ids) {
+    const slot = ann.slotOfId(id);
+    if (slot !== undefined) slots[n++] = slot;
+  }
+  return slots.subarray(0, n).sort();
 }

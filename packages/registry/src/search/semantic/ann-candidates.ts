@@ -10,7 +10,7 @@
  * the pool (which holds the best agents only): those are estimated from a uniform sample of the agents in scope,
  * scored exactly, so a score keeps the scale of an exact search.
  */
-import type { AnnIndex, MatrixScope } from '@agentry/embeddings';
+import type { AnnIndex, SlotScope } from '@agentry/embeddings';
 import type { Moments, SemanticPopulation } from '../fusion.js';
 import type { SemanticRanking } from '../vector-store.js';
 
@@ -45,11 +45,11 @@ export class HashSample {
     this.hashes.delete(id);
   }
 
-  /** About `size` ids of the `held` ones, uniformly (by hash), none of them `excluded`. */
-  draw(held: number, excluded: ReadonlySet<string> | undefined): string[] {
+  /** About `size` ids of the `held` ones, uniformly (by hash). */
+  draw(held: number): string[] {
     const below = Math.min(this.cap, (2 ** 32 * this.size) / Math.max(1, held));
     const out: string[] = [];
-    for (const [id, hash] of this.hashes) if (hash < below && excluded?.has(id) !== true) out.push(id);
+    for (const [id, hash] of this.hashes) if (hash < below) out.push(id);
     return out;
   }
 }
@@ -64,50 +64,58 @@ function hashId(id: string): number {
   return hash >>> 0;
 }
 
-/** The agents in scope that have a vector: how many, and a uniform sample of them (undefined: none). */
-export function populationInScope(
-  ann: AnnIndex,
-  scope: MatrixScope,
-  sample: HashSample,
-): { size: number; sample: string[] } {
-  const { candidates, excluded } = scope;
-  if (candidates === undefined) {
-    let hidden = 0;
-    for (const id of excluded ?? []) if (ann.has(id)) hidden++;
-    return { size: ann.size - hidden, sample: sample.draw(ann.size, excluded) };
+/**
+ * The agents in scope that have a vector: how many, and the slots of a uniform sample of them. `drawn` is the
+ * sample of every agent held (`HashSample.draw`'s, as slots in slot order); a scope keeps those of it in scope, or,
+ * for a filter, a stride over the candidates it names.
+ */
+export function populationInScope(scope: SlotScope, drawn: Int32Array): { size: number; sample: Int32Array } {
+  const { candidateSlots, inScope } = scope;
+  if (candidateSlots === undefined) {
+    if (inScope === undefined) return { size: scope.size, sample: drawn };
+    const kept = new Int32Array(drawn.length);
+    let n = 0;
+    for (const slot of drawn) if (inScope[slot] === 1) kept[n++] = slot;
+    return { size: scope.size, sample: kept.subarray(0, n) };
   }
-  const held: string[] = [];
-  for (const id of candidates) if (ann.has(id) && excluded?.has(id) !== true) held.push(id);
-  const stride = Math.max(1, held.length / SAMPLE_SIZE);
-  const drawn: string[] = [];
-  for (let at = 0; at < held.length; at += stride) drawn.push(held[Math.floor(at)]!);
-  return { size: held.length, sample: drawn };
+  const stride = Math.max(1, candidateSlots.length / SAMPLE_SIZE);
+  const sample = new Int32Array(Math.ceil(candidateSlots.length / stride));
+  let n = 0;
+  for (let at = 0; at < candidateSlots.length && n < sample.length; at += stride) {
+    sample[n++] = candidateSlots[Math.floor(at)]!;
+  }
+  return { size: candidateSlots.length, sample: sample.subarray(0, n) };
 }
 
 /**
  * The similarities of a pool (the index's best agents in scope per query vector, and the lexical matches with a
  * vector) to the query vectors, standardised by the population's statistics (estimated from `population.sample`),
- * and feedback's similarities over the same pool.
+ * and feedback's similarities over the same pool. The scope is resolved to slots once (`AnnIndex.resolveScope`):
+ * the probes, the lexical matches and the passes over the pool and the sample read slots, not ids.
  */
 export function approximateRanking(
   ann: AnnIndex,
   queries: readonly Float32Array[],
-  scope: MatrixScope,
+  scope: SlotScope,
   lexicalIds: readonly string[],
-  population: { size: number; sample: readonly string[] },
+  population: { size: number; sample: Int32Array },
   options: { poolPerQuery?: number; probes?: number } = {},
 ): SemanticRanking {
   const perQuery = options.poolPerQuery ?? POOL_PER_QUERY;
-  const pool = new Set<string>();
-  for (const query of queries) {
-    for (const hit of ann.searchWithInfo(query, perQuery, scope, options.probes).hits) pool.add(hit.id);
-  }
+  const gathered: Int32Array[] = [];
+  for (const query of queries) gathered.push(ann.searchSlots(query, perQuery, scope, options.probes).slots);
+  const lexical = new Int32Array(lexicalIds.length);
+  let lexicalCount = 0;
   for (const id of lexicalIds) {
-    if (ann.has(id) && scope.excluded?.has(id) !== true && scope.candidates?.has(id) !== false) pool.add(id);
+    const slot = ann.slotOfId(id);
+    if (slot !== undefined && (scope.inScope === undefined || scope.inScope[slot] === 1)) {
+      lexical[lexicalCount++] = slot;
+    }
   }
-  const { ids, scores, positionOf } = ann.similarities(queries, { candidates: pool });
-  const sampleScope = { candidates: new Set(population.sample) };
-  const sampled = ann.similarities(queries, sampleScope).scores;
+  gathered.push(lexical.subarray(0, lexicalCount));
+  const pool = uniqueSorted(gathered);
+  const { ids, scores, positionOf } = ann.similaritiesAt(queries, pool);
+  const sampled = ann.similaritiesAt(queries, population.sample).scores;
 
   // Feedback asks for its centroid twice (the pool's similarities, then the sample's moments): compute it once.
   let lastLeaders: string | undefined;
@@ -126,7 +134,7 @@ export function approximateRanking(
     clauses: sampled.slice(1).map(momentsOf),
     centroid(leaders) {
       const centroid = centroidOf(leaders);
-      return centroid && momentsOf(ann.similarities([centroid], sampleScope).scores[0]!);
+      return centroid && momentsOf(ann.similaritiesAt([centroid], population.sample).scores[0]!);
     },
   };
   return {
@@ -139,9 +147,25 @@ export function approximateRanking(
     },
     similarToCentroid: (leaders) => {
       const centroid = centroidOf(leaders);
-      return centroid ? ann.similarities([centroid], { candidates: pool }).scores[0] : undefined;
+      return centroid ? ann.similaritiesAt([centroid], pool).scores[0] : undefined;
     },
   };
+}
+
+/** The slots of several lists as one, each once, in slot order. */
+export function uniqueSorted(lists: readonly Int32Array[]): Int32Array {
+  let total = 0;
+  for (const list of lists) total += list.length;
+  const all = new Int32Array(total);
+  let at = 0;
+  for (const list of lists) {
+    all.set(list, at);
+    at += list.length;
+  }
+  all.sort();
+  let n = 0;
+  for (let i = 0; i < total; i++) if (n === 0 || all[i] !== all[n - 1]) all[n++] = all[i]!;
+  return all.subarray(0, n);
 }
 
 function momentsOf(scores: ArrayLike<number>): Moments {
