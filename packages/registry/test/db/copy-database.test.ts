@@ -139,6 +139,24 @@ describe('moving a SQLite registry into PostgreSQL', () => {
       await other.close();
     }
     await r.close();
+    // Text the copy must carry as it is, however PostgreSQL's array and bytea syntaxes would read it.
+    const file = new Database(sourcePath);
+    try {
+      const awkward = [
+        'say "hi" \\ {a,b} (c) \'d\'',
+        '',
+        'NULL',
+        '\\x00ff',
+        'line one\nline two\ttab',
+        'café 日本 🚀',
+      ];
+      const insert = file.prepare(
+        'insert into audit_log (at, actor, action, target, details) values (?, ?, ?, ?, ?)',
+      );
+      for (const text of awkward) insert.run('2026-11-28T00:00:00.000Z', text, 'test.awkward', text, text);
+    } finally {
+      file.close();
+    }
   });
 
   after(async () => {
