@@ -39,7 +39,16 @@ export interface MoveRegistryOptions {
   readonly onProgress?: (progress: CopyProgress) => void;
   /** Told as the lexical index is rebuilt, after every page of agents: how many are indexed so far. */
   readonly onIndexed?: (agents: number) => void;
+  /**
+   * Told as each of the move's last steps begins, which say nothing meanwhile and take minutes at a million agents:
+   * `index-finish` once every agent is written to the lexical index (PostgreSQL then counts its words and sorts its
+   * postings into their indexes), `analyze` once the move has committed (PostgreSQL's statistics are taken).
+   */
+  readonly onStep?: (step: MoveStep) => void;
 }
+
+/** A step of the move that reports no progress of its own (`MoveRegistryOptions.onStep`). */
+export type MoveStep = 'index-finish' | 'analyze';
 
 export interface MoveRegistryResult extends DatabaseCopyResult {
   /** Agents written into the target's lexical search index. */
@@ -84,10 +93,14 @@ export async function moveRegistryDatabase(options: MoveRegistryOptions): Promis
       async rebuild(trx, replacedAgents) {
         const loader = await lexicalLoaderFor(dialect, trx, replacedAgents);
         indexed = await indexAgents(trx, loader.add, options.onIndexed ?? (() => {}));
+        options.onStep?.('index-finish');
         await loader.finish();
       },
     });
-    if (into.dialect.name === 'postgres') await analyzeRegistryTables(into.db);
+    if (into.dialect.name === 'postgres') {
+      options.onStep?.('analyze');
+      await analyzeRegistryTables(into.db);
+    }
     return { ...copied, indexed };
   } finally {
     await into.close();

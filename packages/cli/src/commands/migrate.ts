@@ -3,11 +3,13 @@
  * registry that outgrows one machine and is to run as several replicas on one database. Every row is copied —
  * agents, history, tombstones, tokens, audit, feedback, identity, the crawl queue and its documents, federation
  * state, vectors — in one transaction, and the lexical search index is rebuilt in it; the target is refused when
- * it already holds rows, unless `--replace`. Progress goes to stderr, a table at a time; the summary to stdout.
+ * it already holds rows, unless `--replace`. Progress goes to stderr (a line a table and a step; in a log, how far
+ * the copy has got every ten seconds too); the summary to stdout.
  */
 import {
   type CopyProgress,
   DatabaseCopyError,
+  type MoveRegistryOptions,
   type MoveRegistryResult,
   moveRegistryDatabase,
   TargetNotEmptyError,
@@ -71,6 +73,7 @@ export function registerMigrate(program: Command): void {
           ...(options.replace === true ? { replace: true } : {}),
           onProgress: (step) => progress.update(step),
           onIndexed: (agents) => progress.indexed(agents),
+          onStep: (step) => progress.step(step),
         });
       } catch (error) {
         progress.end();
@@ -125,13 +128,18 @@ function usageError(error: unknown, from: string): unknown {
   return databaseUsageError(error);
 }
 
+/** How often a log (not a terminal) is told how far the table or the search index has got. */
+const LOG_EVERY_MS = 10_000;
+
 /**
  * A table's line when it is done, and the search index's when it is rebuilt; on a terminal, rows and agents counted
- * in place meanwhile.
+ * in place meanwhile; in a log, how far they have got every ten seconds (a million agents take many minutes), and
+ * a line as each silent last step begins.
  */
 function progressReporter(): {
   update(step: CopyProgress): void;
   indexed(agents: number): void;
+  step(step: Parameters<NonNullable<MoveRegistryOptions['onStep']>>[0]): void;
   end(): void;
 } {
   const progress = progressLine();
@@ -141,25 +149,41 @@ function progressReporter(): {
       progress.end();
     } else progress.log(line);
   };
+  let lastLogged = performance.now();
+  const show = (line: string): void => {
+    if (progress.tty) progress.draw(line);
+    else if (performance.now() - lastLogged >= LOG_EVERY_MS) {
+      lastLogged = performance.now();
+      progress.log(`agentry: ${line}`);
+    }
+  };
   let agents = 0;
   let indexing = false;
   return {
     update({ table, copied, total, done: tableDone }) {
       if (!tableDone) {
-        progress.draw(`copying ${table}: ${copied} of ${total} rows`);
+        show(`copying ${table}: ${copied} of ${total} rows`);
         return;
       }
       if (table === 'agents') agents = copied;
       done(`agentry: ${table}: ${plural(copied, 'row')}`);
     },
     indexed(count) {
-      if (count >= agents) {
-        done(`agentry: search index rebuilt: ${plural(count, 'agent')}`);
-        return;
+      if (!indexing && !progress.tty) {
+        progress.log(`agentry: rebuilding the search index of ${plural(agents, 'agent')}`);
+        lastLogged = performance.now();
       }
-      if (progress.tty) progress.draw(`rebuilding the search index: ${count} of ${agents} agents`);
-      else if (!indexing) progress.log(`agentry: rebuilding the search index of ${plural(agents, 'agent')}`);
       indexing = true;
+      show(`rebuilding the search index: ${count} of ${agents} agents`);
+    },
+    step(step) {
+      if (step === 'index-finish') {
+        done(
+          `agentry: search index: ${plural(agents, 'agent')} written; counting its words and sorting its postings`,
+        );
+      } else {
+        done(`agentry: search index rebuilt; analyzing the tables for PostgreSQL's planner`);
+      }
     },
     end: () => progress.end(),
   };
