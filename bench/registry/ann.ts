@@ -11,10 +11,15 @@
  * - filtered list requests/s (`GET /agents?tags=…&capabilities=…`, one at a time, in process: not comparable with
  *   bench/registry's figure over HTTP with 32 in flight);
  * - resident memory after the searches, and how long the index took to train after the vectors were loaded;
- * and the parent prints recall@10 of the index's hits against the exact ones, hybrid and semantic.
+ * and the parent prints recall@10 of the index's hits against the exact ones, hybrid and semantic. Both runs rank
+ * lexically in memory from the registry's threshold on (`lexicalInMemoryFrom`, default 50,000, or
+ * `--lexical-in-memory-from`); a third run, with the vector index on, ranks lexically in the database
+ * (`lexicalInMemoryFrom: Infinity`) as the baseline of the lexical index in memory (docs/search.md, "The lexical
+ * index in memory"): its open time and resident memory less theirs are what loading it costs.
  *
  *   npm run bench:registry-ann -- [--agents 10000,100000] [--searches 200] [--approximate-from 50000]
  *     [--probes <n>] [--keep <dir>] [--preloaded] [--batch 5000] [--measures hybrid,semantic,filtered,list]
+ *     [--lexical-in-memory-from 50000]
  *
  * `--batch` is how many agents each `loadAgents` call of the preload takes (one transaction each). At 1,000,000
  * agents the file is about 14.4 GB and the preload about 25 minutes of CPU (docs/search.md, "At 1,000,000 agents"):
@@ -50,10 +55,15 @@ const { values: args } = parseArgs({
     preloaded: { type: 'boolean', default: false },
     batch: { type: 'string', default: '5000' },
     measures: { type: 'string', default: 'hybrid,semantic,filtered,list' },
+    'lexical-in-memory-from': { type: 'string' },
   },
 });
 
-function open(db: string, approximateFrom: number): Promise<Registry> {
+/** `--lexical-in-memory-from` (absent: the registry's default). */
+const lexicalInMemoryFrom =
+  args['lexical-in-memory-from'] === undefined ? undefined : Number(args['lexical-in-memory-from']);
+
+function open(db: string, approximateFrom: number, lexicalFrom = lexicalInMemoryFrom): Promise<Registry> {
   return createRegistry({
     databasePath: db,
     adminToken: ADMIN_TOKEN,
@@ -71,12 +81,13 @@ function open(db: string, approximateFrom: number): Promise<Registry> {
       approximateFrom,
       ...(args.probes === undefined ? {} : { probes: Number(args.probes) }),
     },
+    ...(lexicalFrom === undefined ? {} : { lexicalInMemoryFrom: lexicalFrom }),
   });
 }
 
 async function preload(db: string, agents: number): Promise<void> {
-  // The index stays off while loading: its training would compete with the preload for the CPU.
-  const registry = await open(db, Number.POSITIVE_INFINITY);
+  // The indexes in memory stay off while loading: their training and loading would compete with the preload.
+  const registry = await open(db, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
   const started = performance.now();
   const size = Number(args.batch);
   for (let from = 0; from < agents; from += size) {
@@ -106,6 +117,7 @@ function cpuSeconds(): number {
 
 interface Measured {
   approximate: boolean;
+  lexicalInMemory: boolean;
   openMs: number;
   trainMs: number;
   hybrid: number[];
@@ -132,6 +144,7 @@ async function measure(db: string, approximateFrom: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const trainMs = performance.now() - started - openMs;
+  const lexicalInMemory = (await registry.search.stats()).lexicalInMemory === true;
   const searches = Number(args.searches);
   const search = async (body: object) => {
     const response = await registry.fetch(
@@ -154,6 +167,7 @@ async function measure(db: string, approximateFrom: number): Promise<void> {
   for (let i = 0; i < 20; i++) await search({ query: generateQuery(900_000 + i), top: 10, mode: warmMode }); // warm-up
   const out: Measured = {
     approximate,
+    lexicalInMemory,
     openMs,
     trainMs,
     hybrid: [],
@@ -243,7 +257,9 @@ function recall(found: string[][], wanted: string[][]): number {
 async function parent(): Promise<void> {
   const sizes = args.agents.split(',').map(Number);
   const threshold = args['approximate-from'] ?? '50000';
-  const extra = args.probes === undefined ? [] : ['--probes', args.probes];
+  const lexical = args['lexical-in-memory-from'];
+  const probes = args.probes === undefined ? [] : ['--probes', args.probes];
+  const extra = [...probes, ...(lexical === undefined ? [] : ['--lexical-in-memory-from', lexical])];
   for (const agents of sizes) {
     const dir = args.keep ?? mkdtempSync(join(tmpdir(), 'agentry-bench-ann-'));
     const db = join(dir, `registry-${agents}.db`);
@@ -260,14 +276,33 @@ async function parent(): Promise<void> {
       }
       const exact = (await child('measure', db, ['--approximate-from', 'Infinity', ...extra])) as Measured;
       const ann = (await child('measure', db, ['--approximate-from', threshold, ...extra])) as Measured;
-      for (const [name, run] of [
+      const stored =
+        lexical === 'Infinity'
+          ? undefined
+          : ((await child('measure', db, [
+              '--approximate-from',
+              threshold,
+              ...probes,
+              '--lexical-in-memory-from',
+              'Infinity',
+            ])) as Measured);
+      const runs: Array<readonly [string, Measured]> = [
         ['index off', exact],
         [`index on (from ${threshold})`, ann],
-      ] as const) {
+        ...(stored === undefined ? [] : [['index on, lexical in the database', stored] as const]),
+      ];
+      for (const [name, run] of runs) {
         const line = (label: string, values: number[]) =>
           `${label} p50 ${percentile(values, 50).toFixed(1)} / p99 ${percentile(values, 99).toFixed(1)} ms`;
         process.stdout.write(
-          `  ${name}: approximate ${run.approximate}, open ${(run.openMs / 1000).toFixed(1)} s, trained ${(run.trainMs / 1000).toFixed(1)} s later; ${line('hybrid', run.hybrid)}, ${line('semantic', run.semantic)}, ${line('filtered hybrid', run.filtered)}; filtered list ${run.listPerSecond.toFixed(0)}/s in process; RSS ${(run.rss / 1024 ** 3).toFixed(2)} GB\n`,
+          `  ${name}: approximate ${run.approximate}, lexical in memory ${run.lexicalInMemory}, open ${(run.openMs / 1000).toFixed(1)} s, trained ${(run.trainMs / 1000).toFixed(1)} s later; ${line('hybrid', run.hybrid)}, ${line('semantic', run.semantic)}, ${line('filtered hybrid', run.filtered)}; filtered list ${run.listPerSecond.toFixed(0)}/s in process; RSS ${(run.rss / 1024 ** 3).toFixed(2)} GB\n`,
+        );
+      }
+      if (stored !== undefined) {
+        const ratio = (values: number[], baseline: number[], p: number) =>
+          (percentile(values, p) / percentile(baseline, p)).toFixed(3);
+        process.stdout.write(
+          `  lexical in memory against in the database (index on): hybrid p50 ×${ratio(ann.hybrid, stored.hybrid, 50)}, p99 ×${ratio(ann.hybrid, stored.hybrid, 99)}; filtered hybrid p50 ×${ratio(ann.filtered, stored.filtered, 50)}; open +${((ann.openMs - stored.openMs) / 1000).toFixed(1)} s, RSS +${((ann.rss - stored.rss) / 1024 ** 2).toFixed(0)} MB; hybrid top 10 alike ${recall(ann.hybridIds, stored.hybridIds).toFixed(3)}\n`,
         );
       }
       process.stdout.write(

@@ -102,6 +102,11 @@ export interface RegistryOptions {
    * lists a query probes (`probes`). See docs/search.md, "A vector index that scales".
    */
   vectorIndex?: SearchIndexOptions['vectors'];
+  /**
+   * From how many indexed agents on lexical searches rank in memory rather than in the database's own engine
+   * (default 50,000; `Infinity`: never; 0: always). See docs/search.md, "The lexical index in memory".
+   */
+  lexicalInMemoryFrom?: number;
   /** Keep answers to reads (listings, single agents) until the next write (default true; false for measuring). */
   answerCache?: boolean;
   /** The clock for rate limits, ms (tests pin it). */
@@ -210,6 +215,9 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     const search = await createSearchIndex(store.db, provider, {
       dialect: store.dialect,
       ...(options.vectorIndex === undefined ? {} : { vectors: options.vectorIndex }),
+      ...(options.lexicalInMemoryFrom === undefined
+        ? {}
+        : { lexicalInMemoryFrom: options.lexicalInMemoryFrom }),
       onEmbeddingError: (error) => {
         logger.warn(
           { err: error },

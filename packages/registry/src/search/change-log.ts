@@ -1,8 +1,8 @@
 /**
  * Which agents' search entries changed, in commit order, so that an index can follow writes made through another
  * connection: `agentry crawl` writing into the file a running `agentry serve` reads, or a second registry process
- * on the same file. The lexical index is read from the database at every search and needs none of this; the
- * vectors and demotions are held in memory and would otherwise go stale until a restart.
+ * on the same file. The vectors, the demotions and a large lexical index's copy (lexical/memory-mirror.ts) are held
+ * in memory and would otherwise go stale until a restart; the stored lexical engine needs none of this.
  *
  * Every write transaction stamps the agents it touched with one sequence number, one above the highest so far.
  * SQLite runs one write transaction at a time, so the numbers follow commit order (a database whose writers commit

@@ -10,6 +10,7 @@ import { markChanged } from './change-log.js';
 import { chunks } from './chunks.js';
 import { embeddingText, lexicalFields } from './document-text.js';
 import type { EmbeddedRow, Embedder } from './embedder.js';
+import type { LexicalMirror } from './lexical/memory-mirror.js';
 import type { Executor, LexicalIndex } from './lexical/types.js';
 import { encodeVector, pendingRows } from './semantic/vector-rows.js';
 import type { SearchDocument } from './types.js';
@@ -44,6 +45,8 @@ export interface IndexWrites {
 export interface IndexWritesParts {
   db: Executor;
   lexical: LexicalIndex;
+  /** The lexical index's copy in memory, told of each write once it has committed. */
+  lexicalMemory?: Pick<LexicalMirror, 'written' | 'removed'>;
   provider: EmbeddingProvider | undefined;
   embedder: Embedder;
   store: VectorStore;
@@ -61,6 +64,7 @@ export interface IndexWritesParts {
 export function indexWrites({
   db,
   lexical,
+  lexicalMemory,
   provider,
   embedder,
   store,
@@ -128,6 +132,11 @@ export function indexWrites({
     }
 
     const ids = entries.map(({ document }) => document.id);
+    const lexicalDocuments = entries.map(({ document }) => ({
+      id: document.id,
+      fields: lexicalFields(document),
+      restricted: document.restricted === true,
+    }));
     const seq = await db.transaction().execute(async (trx) => {
       // The rows of these agents first (vectors, then demotions, each in id order: two writes of the same agents
       // on two replicas wait for each other rather than each holding a row the other needs), then, under the write
@@ -173,17 +182,11 @@ export function indexWrites({
         }
       }
       await beginWrite(trx);
-      await lexical.write(
-        trx,
-        entries.map(({ document }) => ({
-          id: document.id,
-          fields: lexicalFields(document),
-          restricted: document.restricted === true,
-        })),
-      );
+      await lexical.write(trx, lexicalDocuments);
       return markChanged(trx, ids);
     });
     follower.ownWriteCommitted(seq, ids);
+    lexicalMemory?.written(lexicalDocuments);
     for (const entry of toEmbed) {
       const vector = embedded.get(entry.document.id);
       if (vector) store.setVector(entry.document.id, vector);
@@ -205,6 +208,7 @@ export function indexWrites({
       return markChanged(trx, ids);
     });
     follower.ownWriteCommitted(seq, ids);
+    lexicalMemory?.removed(ids);
     for (const id of ids) {
       store.deleteVector(id);
       store.setDemotion(id, undefined);

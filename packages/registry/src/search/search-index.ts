@@ -1,17 +1,19 @@
 /**
  * The registry's search index: a lexical index (BM25) and a semantic one (embeddings) over what each agent says
  * about itself, fused into one ranking. The database holds both (SQLite, or PostgreSQL for several replicas); the
- * vectors are also kept in memory, loaded at start, for brute-force similarity. Nothing is held only in memory: a
- * replica that starts loads all of it from the database.
+ * vectors are also kept in memory, loaded at start, for brute-force similarity, and so is the lexical index once
+ * it is large. Nothing is held only in memory: a replica that starts loads all of it from the database.
  *
  * This module puts the parts together; each keeps one kind of state:
  * - write-queue.ts: the order of writes, upserts coalesced while they wait to be embedded;
  * - index-writes.ts: what each write puts in the database and then in memory;
  * - change-follower.ts: how far the change log is applied, so writes made through another connection to the same
  *   database (`agentry crawl` beside `agentry serve`, another replica on PostgreSQL) reach the vectors and
- *   demotions: a search first applies what others committed; on PostgreSQL the index also applies it as soon as
+ *   demotions and the lexical mirror: a search first applies what others committed; on PostgreSQL the index also applies it as soon as
  *   the database's change counter (LISTEN/NOTIFY, db/postgres.ts) says others wrote;
  * - vector-store.ts: the vectors and demotions in memory, and the one step that searches them;
+ * - lexical/memory-mirror.ts: the lexical index copied into memory from 50,000 agents on, which searches then rank
+ *   in (others' writes read back from the database before a search answers);
  * - embedder.ts: query vectors (and their cache), document vectors, texts the provider refused;
  * - rank.ts: the ranking itself and its explanations, pure.
  * If embedding fails the agents are still indexed lexically and wait for `embedPending()`.
@@ -24,6 +26,7 @@ import { followChanges } from './change-follower.js';
 import { latestChange } from './change-log.js';
 import { createEmbedder } from './embedder.js';
 import { indexWrites } from './index-writes.js';
+import { openLexicalMirror } from './lexical/memory-mirror.js';
 import { createPostgresLexicalIndex } from './lexical/postgres.js';
 import { parseLexicalQuery } from './lexical/query.js';
 import { createSqliteLexicalIndex } from './lexical/sqlite.js';
@@ -52,6 +55,13 @@ export interface SearchIndexOptions {
   dialect?: Pick<DatabaseDialect, 'name' | 'changeCount' | 'lockKey'>;
   /** The lexical engine (default: SQLite FTS5, or on PostgreSQL lexical/postgres.ts). */
   lexical?: LexicalIndex;
+  /**
+   * From how many indexed agents on searches rank in memory, the stored engine mirrored there
+   * (lexical/memory-mirror.ts; default 50,000; `Infinity`: never; 0: always).
+   */
+  lexicalInMemoryFrom?: number;
+  /** Agents read a page when loading the lexical index into memory (default 5,000). */
+  lexicalLoadPage?: number;
   /** Query embeddings kept (default 2,000; 0 turns the cache off). */
   queryCacheSize?: number;
   /** Told when embedding fails; search stays lexical for the agents concerned until `embedPending()`. */
@@ -83,7 +93,7 @@ export async function createSearchIndex(
   options: SearchIndexOptions = {},
 ): Promise<SearchIndex> {
   const dialect = options.dialect;
-  const lexical =
+  const stored =
     options.lexical ??
     (dialect?.name === 'postgres'
       ? createPostgresLexicalIndex({ changeCount: () => dialect.changeCount() })
@@ -92,13 +102,23 @@ export async function createSearchIndex(
     queryCacheSize: options.queryCacheSize ?? 2000,
     onError: options.onEmbeddingError ?? (() => undefined),
   });
-  // Read before the vectors and demotions: a change committed while they load is applied again, never missed.
+  // Read before the vectors, demotions and lexical mirror: a change committed while they load is applied again,
+  // never missed.
   const from = await latestChange(db);
+  const mirror = await openLexicalMirror(db, stored, {
+    ...(options.lexicalInMemoryFrom === undefined ? {} : { inMemoryFrom: options.lexicalInMemoryFrom }),
+    ...(options.lexicalLoadPage === undefined ? {} : { loadPage: options.lexicalLoadPage }),
+  });
+  const lexical = mirror.lexical;
   const store = await loadVectorStore(db, provider, options.vectors);
-  const follower = followChanges(db, from, (change) => store.applyChange(change));
+  const follower = followChanges(db, from, (change) => {
+    store.applyChange(change);
+    mirror.changed(change.id);
+  });
   const writes = indexWrites({
     db,
     lexical,
+    lexicalMemory: mirror,
     provider,
     embedder,
     store,
@@ -111,6 +131,11 @@ export async function createSearchIndex(
   /** The change count the change log was last read at: while the counter still says it, nobody wrote since. */
   let caughtUpAt: number | undefined;
   async function catchUp(): Promise<void> {
+    await followLog();
+    // Others' changes to the lexical mirror: those agents' documents read back.
+    await mirror.catchUp();
+  }
+  async function followLog(): Promise<void> {
     if (counter === undefined) return follower.catchUp();
     const count = counter.changeCount();
     if (count === caughtUpAt) return;
@@ -226,6 +251,7 @@ export async function createSearchIndex(
         provider: provider?.id,
         dimensions: store.dimensions ?? provider?.dimensions,
         ...(store.approximate ? { approximate: true as const } : {}),
+        ...(mirror.loaded ? { lexicalInMemory: true as const } : {}),
       };
     },
     close() {

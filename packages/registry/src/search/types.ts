@@ -98,4 +98,6 @@ export interface SearchIndexStats {
   dimensions?: number;
   /** Present (true) when semantic candidates come from the approximate nearest-neighbour index (docs/search.md). */
   approximate?: true;
+  /** Present (true) when lexical searches rank in memory (lexical/memory-mirror.ts, docs/search.md). */
+  lexicalInMemory?: true;
 }

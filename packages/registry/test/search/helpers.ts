@@ -44,6 +44,18 @@ export interface TestDatabase {
 /** The dialects of the databases opened here (PostgreSQL's), for `createSearchIndex` below. */
 const dialects = new WeakMap<Kysely<RegistryDatabase>, DatabaseDialect>();
 
+/** Whether the indexes made here rank lexically in memory whatever their size (`rankLexicallyInMemory`). */
+let lexicalInMemory = false;
+
+/**
+ * Makes every index of `createSearchIndex` below (that sets no threshold of its own) rank lexically in memory
+ * (lexical/memory-mirror.ts) for the rest of this process: a suite's in-memory run calls it before importing the
+ * suite's files, as test-dialect.ts's choice of database.
+ */
+export function rankLexicallyInMemory(): void {
+  lexicalInMemory = true;
+}
+
 /**
  * The search index on a database of this file: on PostgreSQL with its dialect (its lexical engine and change
  * counter), as the registry makes it; on SQLite as it is.
@@ -54,7 +66,11 @@ export function createSearchIndex(
   options: SearchIndexOptions = {},
 ): Promise<SearchIndex> {
   const dialect = dialects.get(db);
-  return createIndex(db, provider, dialect === undefined ? options : { dialect, ...options });
+  return createIndex(db, provider, {
+    ...(dialect === undefined ? {} : { dialect }),
+    ...(lexicalInMemory ? { lexicalInMemoryFrom: 0 } : {}),
+    ...options,
+  });
 }
 
 /**

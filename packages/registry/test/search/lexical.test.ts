@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { createSearchIndex, type SearchIndex } from '../../src/search/index.js';
+import type { SearchIndex } from '../../src/search/index.js';
 import { parseLexicalQuery } from '../../src/search/lexical/query.js';
 import { createSqliteLexicalIndex } from '../../src/search/lexical/sqlite.js';
-import { doc, openTestDatabase, type TestDatabase } from './helpers.js';
+import { createSearchIndex, doc, openTestDatabase, type TestDatabase } from './helpers.js';
 
 const agents = [
   doc('weather', {

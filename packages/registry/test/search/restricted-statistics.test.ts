@@ -7,10 +7,10 @@ import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { Kysely, SqliteDialect } from 'kysely';
-import { createSearchIndex, type SearchDocument, type SearchHit } from '../../src/search/index.js';
+import type { SearchDocument, SearchHit } from '../../src/search/index.js';
 import { sqliteRestrictedLexicalMigration } from '../../src/search/lexical/sqlite.js';
 import { aidipAgent, asArray, startRegistry, tempDir } from '../support.js';
-import { doc, openTestDatabase } from './helpers.js';
+import { createSearchIndex, doc, openTestDatabase } from './helpers.js';
 
 const publicAgents = [
   doc('weather', { name: 'get_weather', description: 'Current conditions and a forecast for any city.' }),

@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createOpenAIEmbeddingProvider } from '@agentry/embeddings';
-import { createSearchIndex, type SearchIndex } from '../../src/search/index.js';
+import type { SearchIndex } from '../../src/search/index.js';
 import {
+  createSearchIndex,
   doc,
   embeddingsHandler,
   type LoopbackServer,

@@ -52,7 +52,16 @@ import { type PublicStatistics, publicStatisticsReader } from './postgres-statis
 import { CONFIG, indexWords } from './postgres-text.js';
 import { fts5Idf, provesTop, splitClauses } from './pruning.js';
 import type { QueryClause } from './query.js';
-import type { Executor, FieldMatches, LexicalIndex, LexicalMatch, LexicalSearchOptions } from './types.js';
+import type {
+  Executor,
+  FieldMatches,
+  LexicalDocument,
+  LexicalDocumentPage,
+  LexicalFields,
+  LexicalIndex,
+  LexicalMatch,
+  LexicalSearchOptions,
+} from './types.js';
 
 export { indexWords } from './postgres-text.js';
 
@@ -239,7 +248,48 @@ export function createPostgresLexicalIndex(options: PostgresLexicalOptions = {})
       const result = await sql<{ n: string }>`SELECT count(*) AS n FROM search_lexical_documents`.execute(db);
       return Number(result.rows[0]?.n ?? 0);
     },
+
+    async documents(db, after, limit): Promise<LexicalDocumentPage> {
+      const size = Math.max(1, Math.floor(limit));
+      const rows = await storedDocuments(
+        db,
+        sql`row_id > ${after ?? '0'}::bigint ORDER BY row_id LIMIT ${size}`,
+      );
+      const last = rows.at(-1);
+      return {
+        documents: rows.map(documentOf),
+        ...(last === undefined || rows.length < size ? {} : { next: String(last.row_id) }),
+      };
+    },
+
+    async documentsOf(db, ids): Promise<LexicalDocument[]> {
+      if (ids.length === 0) return [];
+      const rows = await storedDocuments(
+        db,
+        sql`agent_id = ANY(${[...new Set(ids)]}::text[]) ORDER BY row_id`,
+      );
+      return rows.map(documentOf);
+    },
   };
+}
+
+/** A stored document's row. Its text is the indexed words (`indexWords`), not the text as written. */
+type StoredRow = { row_id: string; agent_id: string; restricted: boolean } & Record<string, string>;
+
+/** The documents of the rows `condition` keeps, read by key (the primary key's order, or agent ids). */
+async function storedDocuments(db: Executor, condition: ReturnType<typeof sql>): Promise<StoredRow[]> {
+  const columns = sql.raw(FIELDS.map(([, column]) => column).join(', '));
+  const result = await sql<StoredRow>`
+    SELECT row_id, agent_id, restricted, ${columns} FROM search_lexical_documents WHERE ${condition}`.execute(
+    db,
+  );
+  return result.rows;
+}
+
+function documentOf(row: StoredRow): LexicalDocument {
+  const fields = {} as LexicalFields;
+  for (const [field, column] of FIELDS) fields[field] = row[column] ?? '';
+  return { id: row.agent_id, fields, restricted: row.restricted };
 }
 
 /** A row's score, before its agent id is read. */

@@ -19,6 +19,8 @@ import type { LexicalQuery, QueryClause } from './query.js';
 import type {
   Executor,
   FieldMatches,
+  LexicalDocument,
+  LexicalDocumentPage,
   LexicalFields,
   LexicalIndex,
   LexicalMatch,
@@ -439,7 +441,61 @@ export function createSqliteLexicalIndex(options: SqliteLexicalOptions = {}): Le
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
+
+    async documents(db, after, limit): Promise<LexicalDocumentPage> {
+      const size = Math.max(1, Math.floor(limit));
+      const rows = await storedDocuments(
+        db,
+        sql`rows.row_id > ${Number(after ?? 0)} ORDER BY rows.row_id LIMIT ${size}`,
+      );
+      const last = rows.at(-1);
+      return {
+        documents: rows.map(documentOf),
+        ...(last === undefined || rows.length < size ? {} : { next: String(last.row_id) }),
+      };
+    },
+
+    async documentsOf(db, ids): Promise<LexicalDocument[]> {
+      const out: LexicalDocument[] = [];
+      for (const chunk of chunks([...new Set(ids)])) {
+        const rows = await storedDocuments(
+          db,
+          sql`rows.agent_id IN (SELECT value FROM json_each(${JSON.stringify(chunk)})) ORDER BY rows.row_id`,
+        );
+        out.push(...rows.map(documentOf));
+      }
+      return out;
+    },
   };
+}
+
+/** A stored document's row: its agent, its table, and its columns from whichever of the two tables holds it. */
+type StoredRow = { row_id: number; id: string; restricted: number } & Record<`c${number}`, string | null>;
+
+/**
+ * The documents of the rows `condition` keeps (on `search_lexical_rows AS rows`), their text read from FTS5's
+ * content tables (`%_content`: a plain table by rowid, columns c0… in column order) by key: one statement, no
+ * MATCH, nothing tokenized.
+ */
+async function storedDocuments(db: Executor, condition: ReturnType<typeof sql>): Promise<StoredRow[]> {
+  const columns = sql.raw(
+    COLUMNS.map((_, index) => `coalesce(p.c${index}, r.c${index}) AS c${index}`).join(', '),
+  );
+  const result = await sql<StoredRow>`
+    SELECT rows.row_id, rows.agent_id AS id, rows.restricted, ${columns}
+    FROM search_lexical_rows AS rows
+    LEFT JOIN search_lexical_content AS p ON rows.restricted = 0 AND p.id = rows.row_id
+    LEFT JOIN search_lexical_restricted_content AS r ON rows.restricted = 1 AND r.id = rows.row_id
+    WHERE ${condition}`.execute(db);
+  return result.rows;
+}
+
+function documentOf(row: StoredRow): LexicalDocument {
+  const fields = {} as LexicalFields;
+  COLUMNS.forEach(([field], index) => {
+    fields[field] = String(row[`c${index}`] ?? '');
+  });
+  return { id: row.id, fields, restricted: row.restricted === 1 };
 }
 
 /** Clause counts kept at most, so that a registry that is never written to does not keep every query's. */

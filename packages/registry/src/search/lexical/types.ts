@@ -28,6 +28,19 @@ export interface LexicalMatch {
 /** For an explanation: the words of the query that matched, per field (stemmed forms as the text has them). */
 export type FieldMatches = Partial<Record<LexicalField, string[]>>;
 
+/** One agent's entry as the index stores it. */
+export interface LexicalDocument {
+  id: string;
+  fields: LexicalFields;
+  restricted: boolean;
+}
+
+/** A page of stored documents, and where the next one starts (absent: this is the last). */
+export interface LexicalDocumentPage {
+  documents: LexicalDocument[];
+  next?: string;
+}
+
 export interface LexicalSearchOptions {
   limit: number;
   candidates?: ReadonlySet<string>;
@@ -52,4 +65,13 @@ export interface LexicalIndex {
   explain(db: Executor, query: LexicalQuery, ids: readonly string[]): Promise<Map<string, FieldMatches>>;
   /** How many agents are indexed. */
   count(db: Executor): Promise<number>;
+  /**
+   * The stored documents a page at a time (`limit` agents), in the order of their rows: a keyed walk, so reading
+   * them all takes time linear in their number. `after` is the previous page's `next` (undefined: the first page).
+   * An agent written meanwhile may be read in its old form, twice, or not at all: a reader that must hold every
+   * agent follows the change log (change-log.ts) and reads those again with `documentsOf`.
+   */
+  documents(db: Executor, after: string | undefined, limit: number): Promise<LexicalDocumentPage>;
+  /** The stored documents of those of these agents that are indexed, in the order of their rows. */
+  documentsOf(db: Executor, ids: readonly string[]): Promise<LexicalDocument[]>;
 }
