@@ -29,4 +29,9 @@ export {
   type SlotScope,
 } from './vectors/ann-index.js';
 export { standardize, topIndices } from './vectors/top-k.js';
-export { type MatrixScope, VectorMatrix, type VectorMatrixOptions } from './vectors/vector-matrix.js';
+export {
+  type MatrixScope,
+  sortedIndexOf,
+  VectorMatrix,
+  type VectorMatrixOptions,
+} from './vectors/vector-matrix.js';

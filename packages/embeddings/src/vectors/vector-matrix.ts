@@ -305,6 +305,7 @@ export function quantize(
   return largest / norm / limit;
 }
 
+/** Where `value` is in an ascending array (binary search); undefined when it is not there. */
 export function sortedIndexOf(sorted: Int32Array, value: number): number | undefined {
   let low = 0;
   let high = sorted.length - 1;
