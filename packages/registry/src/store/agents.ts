@@ -24,11 +24,14 @@ import { statusOf } from '../records/status.js';
 import type { Caller, RegistryRecord, SafetyFlag } from '../records/types.js';
 import { type AuditEntry, auditInserts, writeAudit } from './audit.js';
 import { authValues, transportValues } from './call-values.js';
+import type { FacetIndex } from './facet-index.js';
 import {
   type AgentFilters,
   agentVisibility,
   filterConditions,
+  filterRequirements,
   hasFilters,
+  hiddenAgentIds,
   languageKeys,
   normalizeFilterValue,
   tombstoneVisibility,
@@ -52,6 +55,8 @@ import type { AgentHistoryTable, AgentValueTableName, HistoryAction } from './sc
 
 /** Hidden agents a search is told to leave out without first counting every agent (see `searchScope`). */
 const FEW_HIDDEN = 1000;
+/** Times a filtered page is read from the facet index when its agents change under it, before the database. */
+const PAGE_ATTEMPTS = 3;
 
 /** Which agents a search may rank: only `candidates` when given, never `excluded`; every agent when neither is. */
 export interface SearchScope {
@@ -306,6 +311,19 @@ function sourceOf(draft: RecordDraft, at: string): AgentSource {
   };
 }
 
+export interface ListOptions {
+  caller: Caller;
+  filters: AgentFilters;
+  limit: number;
+  afterId?: string;
+}
+
+export interface AgentPage {
+  items: Array<{ record: RegistryRecord; metadata: string }>;
+  /** Whether more agents follow the page's last. */
+  more: boolean;
+}
+
 export type Change =
   | { kind: 'agent'; at: string; record: RegistryRecord }
   | { kind: 'deleted'; at: string; id: string };
@@ -323,12 +341,21 @@ export class AgentRepository {
   readonly #dialect: DatabaseDialect;
   readonly #metadataOf: MetadataWriter;
   readonly #now: () => string;
+  readonly #facets: FacetIndex | undefined;
 
-  constructor(db: Kysely<Database>, dialect: DatabaseDialect, metadataOf: MetadataWriter, now: () => string) {
+  /** With `facets`, filtered lists and search scopes answer from it once it is loaded (`list`, `searchScope`). */
+  constructor(
+    db: Kysely<Database>,
+    dialect: DatabaseDialect,
+    metadataOf: MetadataWriter,
+    now: () => string,
+    facets?: FacetIndex,
+  ) {
     this.#db = db;
     this.#dialect = dialect;
     this.#metadataOf = metadataOf;
     this.#now = now;
+    this.#facets = facets;
   }
 
   /**
@@ -529,13 +556,16 @@ export class AgentRepository {
     });
   }
 
-  /** One page of the agents `caller` may see that match `filters`, in id order, after `afterId`. */
-  async list(options: {
-    caller: Caller;
-    filters: AgentFilters;
-    limit: number;
-    afterId?: string;
-  }): Promise<{ items: Array<{ record: RegistryRecord; metadata: string }>; more: boolean }> {
+  /**
+   * One page of the agents `caller` may see that match `filters`, in id order, after `afterId`. Filtered, and
+   * once the facet index is loaded, the page's ids come from it (`#indexedPage`) and only their rows from the
+   * database; else, and unfiltered (a range of the primary key), one statement.
+   */
+  async list(options: ListOptions): Promise<AgentPage> {
+    if (hasFilters(options.filters)) {
+      const page = await this.#indexedPage(options);
+      if (page !== undefined) return page;
+    }
     let query = this.#db.selectFrom('agents').selectAll();
     const visible = agentVisibility(options.caller);
     if (visible !== undefined) query = query.where(visible);
@@ -551,6 +581,31 @@ export class AgentRepository {
         .map((row) => ({ record: recordFromRow(row), metadata: row.metadata })),
       more: rows.length > options.limit,
     };
+  }
+
+  /**
+   * A filtered page from the facet index, brought up to date with the database first (on PostgreSQL, by reading
+   * the change log, not waiting for its notification): the agents meeting the filters in id order after
+   * `afterId`, less those hidden from `caller` (asked of the database after that), then the page's rows, read
+   * with `caller`'s visibility again. The same page the statement of `list` gives: the same agents in the same
+   * order, and `more` when one more agent follows. At 1,000,000 agents the statement intersected the filters'
+   * indexes (0.9 s for a tag and a capability); the index walks the postings of the rarer value. An agent of the
+   * page removed or hidden between the reads makes it read again; undefined (the statement answers) while the
+   * index is not loaded, or where the database orders ids otherwise (a PostgreSQL language collation).
+   */
+  async #indexedPage(options: ListOptions): Promise<AgentPage | undefined> {
+    const index = this.#facets;
+    if (index === undefined || !index.loaded || !(await index.sortsLikeDatabase())) return undefined;
+    const requirements = filterRequirements(options.filters);
+    for (let attempt = 0; attempt < PAGE_ATTEMPTS; attempt++) {
+      await index.current({ exact: true });
+      const hidden = await hiddenAgentIds(this.#db, options.caller);
+      const ids = index.meeting(index.codesOf(requirements), hidden, options.afterId, options.limit + 1);
+      const shown = ids.slice(0, options.limit);
+      const items = await this.getMany(shown, options.caller);
+      if (items.length === shown.length) return { items, more: ids.length > options.limit };
+    }
+    return undefined;
   }
 
   /**
@@ -622,7 +677,9 @@ export class AgentRepository {
    * (`candidates`). Without: every indexed agent but those hidden from `caller` (`excluded`), since a registry
    * usually holds far more agents a caller may see than it may not, and a search handed every visible id
    * (10,000s) spent longer on the set than on the ranking; the visible ones when they are fewer. Neither, when
-   * nothing is filtered or hidden.
+   * nothing is filtered or hidden. Filtered, once the facet index is loaded, the ids come from its postings
+   * (brought up to date first) less the hidden agents: at 1,000,000 agents the statement below took 1.2 s for a
+   * tag and a capability.
    */
   async searchScope(caller: Caller, filters: AgentFilters): Promise<SearchScope> {
     const visible = agentVisibility(caller);
@@ -645,7 +702,20 @@ export class AgentRepository {
         .executeTakeFirstOrThrow();
       if (hidden.length <= Number(total) / 2) return excluded;
     }
-    // Filtered: from the filters' indexes alone (filters.ts), never each agent's row.
+    // Filtered: from the facet index once loaded, brought up to date first; the hidden agents read after that.
+    const index = this.#facets;
+    if (hasFilters(filters) && index?.loaded === true) {
+      await index.current({ exact: true });
+      const hidden = await hiddenAgentIds(this.#db, caller);
+      const ids = index.meeting(
+        index.codesOf(filterRequirements(filters)),
+        hidden,
+        undefined,
+        Number.POSITIVE_INFINITY,
+      );
+      return { candidates: new Set(ids) };
+    }
+    // Else from the filters' indexes alone (filters.ts), never each agent's row.
     let query = visibleAgentIdsMeeting(this.#db, caller, filters);
     if (query === undefined) {
       query = this.#db.selectFrom('agents').select('agents.id');
@@ -783,8 +853,10 @@ async function insertRow(
   // rows are there for the rest of the batch, which may find this entry by its keys.
   await executeWrites(db, [
     db.insertInto('agents').values(rowFromRecord(record, env.metadataOf(agent), merged.primary.format, [])),
-    // A new agent under a deleted one's id is not deleted any more.
+    // A new agent under a deleted one's id is not deleted any more, nor shared with the groups the deleted one
+    // was (its access rows outlive it for its tombstone's visibility): they would meet the new entry's own rows.
     db.deleteFrom('tombstones').where('agent_id', '=', id),
+    db.deleteFrom('agent_access').where('agent_id', '=', id),
     // A new entry: no sources yet, and no entry holds its strong keys (else it would have joined that one).
     ...sourceInserts(db, id, [source]),
     ...keyInserts(db, id, entryKeys([source])),

@@ -1,15 +1,17 @@
 /**
  * Each agent's facet values in memory — its tags, capabilities, languages, status, arrivals, formats, transports
  * and auth kinds, as small integer codes — so that GET /facets (store/facets.ts) counts them over any scope in one
- * pass. Counting in SQL visited every agent of the scope once per facet, an index seek each, and reading a large
- * scope's ids out of the database cost as much again (measured at 100,000 agents, a filter that keeps half of
- * them: 0.15 s per facet and 0.15-0.35 s for the ids, at load 6-10), where a pass over the agents in memory takes
- * milliseconds. Who may see an agent is not kept here: store/facets.ts asks the database each time.
+ * pass, and so that a filtered list page and a search's scope (store/agents.ts) are read from per-value postings
+ * in id order (facet-postings.ts). Counting in SQL visited every agent of the scope once per facet, an index seek
+ * each, and reading a large scope's ids out of the database cost as much again (measured at 100,000 agents, a
+ * filter that keeps half of them: 0.15 s per facet and 0.15-0.35 s for the ids, at load 6-10), where a pass over
+ * the agents in memory takes milliseconds. Who may see an agent is not kept here: its readers ask the database
+ * each time (`hiddenAgentIds` in filters.ts).
  *
  * The index stays exact by following the log of changed agents (agent-changes.ts), which triggers in the database
  * stamp on every write to the agents and the tables of their values, whoever makes it (this process, another one,
  * a replica, a migration): when the database's change counter (`DatabaseDialect.changeCount`, which also hears
- * other processes' and replicas' commits) has moved, the agents stamped since the index's position in the log are
+ * other processes' and replicas' commits) has moved (or, on PostgreSQL, at every `current({ exact: true })`), the agents stamped since the index's position in the log are
  * read again by id (those gone are dropped), and the position moves past them. Positions follow commit order on
  * both dialects, so no write is missed however its `updated_at` was stamped, and nothing needs comparing every
  * agent afterwards. Many changes at once (more than 10,000 and a quarter of the agents: a bulk load) are read table
@@ -20,6 +22,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
 import { agentChangePosition, agentsChangedSince, type ChangeLogPosition } from './agent-changes.js';
+import { type AgentCodes, type CodeRequirements, FacetPostings } from './facet-postings.js';
 import type { FilterRequirement, FilterSource } from './filters.js';
 import type { AgentValueTableName } from './schema.js';
 
@@ -66,11 +69,6 @@ const CHUNK = 500;
 /** What `#joined` separates rows by (cast: PostgreSQL types the parameters). */
 const NEWLINE = sql`cast(${'\n'} as text)`;
 
-interface Entry {
-  /** The codes of the agent's values, every facet's (`FacetDictionary`). */
-  codes: Uint32Array;
-}
-
 /** Every value seen, of every facet, numbered from 0. */
 class FacetDictionary {
   readonly #codes = FACET_NAMES.map(() => new Map<string, number>());
@@ -115,8 +113,10 @@ export class FacetIndex {
   readonly #dialect: DialectName;
   readonly #changeCount: () => number;
   readonly #dictionary = new FacetDictionary();
-  #entries = new Map<string, Entry>();
+  #agents = new FacetPostings();
   #loaded = false;
+  /** Whether the database sorts agent ids as the index does (asked once). */
+  #sortsLikeDatabase: Promise<boolean> | undefined;
   /** The change count the index was last brought up to date at. */
   #checkedAt: number | undefined;
   /** How far it has read the log of changed agents (agent-changes.ts). */
@@ -130,10 +130,93 @@ export class FacetIndex {
     this.#changeCount = changeCount;
   }
 
-  /** Brings the index up to what the database holds now; at once when nothing was written since the last time. */
-  async current(): Promise<void> {
-    if (this.#loaded && this.#changeCount() === this.#checkedAt) return;
-    await this.#serially(() => this.#refresh());
+  /** Whether every agent has been read once: until then, answers come from the database. */
+  get loaded(): boolean {
+    return this.#loaded;
+  }
+
+  /**
+   * Brings the index up to what the database holds now; at once when nothing was written since the last time.
+   * With `exact`, on PostgreSQL, the log is read even when the change counter has not moved: the counter hears
+   * other connections' commits by notification, which may arrive after a request that follows the commit, and an
+   * answer that must be what the database answers (a list page) cannot wait for it. SQLite's counter asks the file
+   * itself at every look, so it is exact already.
+   */
+  async current(options: { exact?: boolean } = {}): Promise<void> {
+    const verify = options.exact === true && this.#dialect === 'postgres';
+    if (this.#loaded && !verify && this.#changeCount() === this.#checkedAt) return;
+    await this.#serially(() => this.#refresh(verify));
+  }
+
+  /**
+   * Whether the database orders agent ids as the index does (by code unit, which on URL-safe ids is byte order):
+   * SQLite's `BINARY` collation does; PostgreSQL's `C` and `C.UTF-8` do, a language's collation does not, and
+   * then lists are left to the database.
+   */
+  sortsLikeDatabase(): Promise<boolean> {
+    this.#sortsLikeDatabase ??= this.#askSortOrder();
+    return this.#sortsLikeDatabase;
+  }
+
+  async #askSortOrder(): Promise<boolean> {
+    if (this.#dialect !== 'postgres') return true;
+    // Every character an id may hold, in a few orders a collation can disagree on.
+    const samples = [
+      'a',
+      'B',
+      'b',
+      'A',
+      '-',
+      '.',
+      '_',
+      '~',
+      '0',
+      '9',
+      'Z',
+      'z',
+      'a-b',
+      'ab',
+      'a.b',
+      'a_b',
+      'a~',
+    ];
+    const { rows } = await sql<{
+      value: string;
+    }>`select value from unnest(cast(${samples} as text[])) as s (value)
+      order by value collate "default"`.execute(this.#db);
+    const column = await sql<{ collation: string | null }>`select collation_name as collation
+      from information_schema.columns where table_schema = current_schema() and table_name = 'agents'
+      and column_name = 'id'`.execute(this.#db);
+    const sorted = [...samples].sort();
+    return (
+      (column.rows[0]?.collation ?? null) === null &&
+      rows.length === sorted.length &&
+      rows.every((row, index) => row.value === sorted[index])
+    );
+  }
+
+  /**
+   * The codes of what `requirements` accept, per requirement (an empty list for one no agent's value meets);
+   * read after `current()`.
+   */
+  codesOf(requirements: readonly FilterRequirement[]): CodeRequirements {
+    return requirements.map((requirement) => {
+      const facet = FACET_OF[requirement.source];
+      return requirement.values.flatMap((value) => this.#dictionary.known(facet, value) ?? []);
+    });
+  }
+
+  /**
+   * The ids of the agents meeting `requirements` (at least one), less `hidden`, in id order after `afterId`, at
+   * most `limit`: from the postings (facet-postings.ts), read after `current()`.
+   */
+  meeting(
+    requirements: CodeRequirements,
+    hidden: ReadonlySet<string> | undefined,
+    afterId: string | undefined,
+    limit: number,
+  ): string[] {
+    return this.#agents.meeting(requirements, hidden, afterId, limit);
   }
 
   /**
@@ -143,7 +226,7 @@ export class FacetIndex {
    */
   async count(scope: FacetScope, limit: number): Promise<FacetTotals> {
     if (scope.ids !== undefined) {
-      const missing = scope.ids.filter((id) => !this.#entries.has(id));
+      const missing = [...new Set(scope.ids.filter((id) => !this.#agents.has(id)))];
       if (missing.length > 0) await this.#serially(() => this.#load(missing));
     }
     const dictionary = this.#dictionary;
@@ -167,15 +250,14 @@ export class FacetIndex {
     const counts = new Uint32Array(dictionary.size);
     const hidden = scope.hidden;
     let total = 0;
-    const visit = (id: string, entry: Entry | undefined): void => {
-      if (entry === undefined || hidden?.has(id)) return;
-      const codes = entry.codes;
+    const visit = (id: string, codes: Uint32Array | undefined): void => {
+      if (codes === undefined || hidden?.has(id)) return;
       for (const accepted of wanted) if (!meets(codes, accepted)) return;
       total++;
       for (let i = 0; i < codes.length; i++) counts[codes[i]!]!++;
     };
-    if (scope.ids === undefined) for (const [id, entry] of this.#entries) visit(id, entry);
-    else for (const id of new Set(scope.ids)) visit(id, this.#entries.get(id));
+    if (scope.ids === undefined) this.#agents.forEach(visit);
+    else for (const id of new Set(scope.ids)) visit(id, this.#agents.codesOf(id));
     return totalsOf(counts, total, dictionary, limit);
   }
 
@@ -185,15 +267,15 @@ export class FacetIndex {
     return run;
   }
 
-  async #refresh(): Promise<void> {
+  async #refresh(verify = false): Promise<void> {
     const count = this.#changeCount();
-    if (this.#loaded && count === this.#checkedAt) return;
+    if (this.#loaded && !verify && count === this.#checkedAt) return;
     if (!this.#loaded) {
       await this.#loadAll();
     } else {
       const changed = await agentsChangedSince(this.#db, this.#dialect, this.#position);
       // Many at once (a bulk load, an import) read faster table by table than by id.
-      if (changed.ids.length > 10_000 && changed.ids.length > this.#entries.size / 4) await this.#loadAll();
+      if (changed.ids.length > 10_000 && changed.ids.length > this.#agents.size / 4) await this.#loadAll();
       else {
         await this.#load(changed.ids);
         this.#position = changed.position;
@@ -245,7 +327,7 @@ export class FacetIndex {
       // An entry with several sources is listed once per source: it counts once.
       this.#collectJoined(building, column === 'arrival' ? 'sources' : 'formats', rows, true);
     }
-    this.#entries = new Map([...building].map(([id, entry]) => [id, frozen(entry)]));
+    this.#agents = FacetPostings.build(new Map([...building].map(([id, entry]) => [id, entry.codes])));
     this.#loaded = true;
     this.#position = position;
   }
@@ -291,11 +373,7 @@ export class FacetIndex {
         .where('agent_sources.agent_id', 'in', chunk)
         .execute();
       this.#collectSources(building, sources);
-      for (const id of chunk) {
-        const entry = building.get(id);
-        if (entry === undefined) this.#entries.delete(id);
-        else this.#entries.set(id, frozen(entry));
-      }
+      this.#agents.apply(chunk.map((id): AgentCodes => ({ id, codes: building.get(id)?.codes })));
     }
   }
 
@@ -337,10 +415,6 @@ function meets(codes: Uint32Array, accepted: Uint8Array): boolean {
 /** The rows `#joined` joined; none for none (the aggregate of no rows is null). */
 function split(joined: string | null | undefined): string[] {
   return joined === null || joined === undefined || joined === '' ? [] : joined.split('\n');
-}
-
-function frozen(entry: { codes: number[] }): Entry {
-  return { codes: Uint32Array.from(entry.codes) };
 }
 
 function totalsOf(

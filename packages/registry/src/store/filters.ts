@@ -194,6 +194,27 @@ export function visibleAgentIdsMeeting(
   );
 }
 
+/**
+ * The agents `caller` may not see: restricted, not its own, not shared with its groups; undefined when there are
+ * none, and for the admin. Read from the `agents_restricted` index, which holds the restricted agents, usually
+ * few: what the facet index (facet-index.ts) answers from memory is narrowed by it, read at every answer, so an
+ * agent hidden a moment ago is never shown or counted.
+ */
+export async function hiddenAgentIds(
+  db: Kysely<Database>,
+  caller: Caller,
+): Promise<ReadonlySet<string> | undefined> {
+  const visible = agentVisibility(caller);
+  if (visible === undefined) return undefined;
+  const rows = await db
+    .selectFrom('agents')
+    .select('agents.id')
+    .where('agents.restricted', '=', 1)
+    .where((eb) => eb.not(visible(eb)))
+    .execute();
+  return rows.length === 0 ? undefined : new Set(rows.map((row) => row.id));
+}
+
 type AgentIdTable = AgentValueTableName | 'agents' | 'agent_sources';
 
 function idsMeeting(

@@ -8,6 +8,7 @@ import type { DatabaseDialect } from '../db/dialect.js';
 import { type DatabaseLocation, openDatabase } from '../db/open.js';
 import { AgentRepository, type MetadataWriter } from './agents.js';
 import { AuditLog } from './audit.js';
+import { FacetIndex } from './facet-index.js';
 import { QualityStore } from './quality.js';
 import { TokenStore } from './tokens.js';
 
@@ -25,6 +26,11 @@ export class RegistryStore {
   readonly db: Kysely<Database>;
   readonly dialect: DatabaseDialect;
   readonly agents: AgentRepository;
+  /**
+   * Each agent's facet values in memory (facet-index.ts): GET /facets counts from it, and filtered lists and
+   * search scopes answer from it once it is loaded. Nothing reads it until asked (the facets route warms it).
+   */
+  readonly facets: FacetIndex;
   readonly tokens: TokenStore;
   readonly audit: AuditLog;
   readonly quality: QualityStore;
@@ -41,7 +47,8 @@ export class RegistryStore {
     this.db = db;
     this.dialect = dialect;
     this.#close = close;
-    this.agents = new AgentRepository(db, dialect, options.metadataOf, now);
+    this.facets = new FacetIndex(db, dialect.name, () => dialect.changeCount());
+    this.agents = new AgentRepository(db, dialect, options.metadataOf, now, this.facets);
     this.tokens = new TokenStore(db, now, () => dialect.changeCount());
     this.audit = new AuditLog(db);
     this.quality = new QualityStore(db, now);

@@ -1,5 +1,5 @@
 /**
- * The store on a real SQLite file: every case of store-suite.ts and facet-index-suite.ts, and the write-ahead log
+ * The store on a real SQLite file: every case of store-suite.ts, facet-index-suite.ts and indexed-lists-suite.ts, and the write-ahead log
  * SQLite keeps.
  */
 import assert from 'node:assert/strict';
@@ -10,10 +10,12 @@ import { storedMetadata } from '../../src/records/views.js';
 import { RegistryStore } from '../../src/store/store.js';
 import { tempDir } from '../fixtures.js';
 import { describeFacetIndex } from './facet-index-suite.js';
+import { describeIndexedLists } from './indexed-lists-suite.js';
 import { agentOf, describeStore, register } from './store-suite.js';
 
 describeStore('sqlite');
 describeFacetIndex('sqlite');
+describeIndexedLists('sqlite');
 
 describe('write-ahead log', () => {
   const dir = tempDir();

@@ -5,7 +5,6 @@
  * in memory that follows the database's writes (store/facet-index.ts). Answers without `q` are kept until the next
  * write, like listing pages.
  */
-import { FacetIndex } from '../../store/facet-index.js';
 import { agentFacets } from '../../store/facets.js';
 import { AnswerCache, callerKey } from '../answer-cache.js';
 import type { RegistryServices, RouteHandlers } from '../context.js';
@@ -30,7 +29,7 @@ export function facetHandlers(services: RegistryServices): RouteHandlers<'facetC
   // Each agent's facet values in memory (store/facet-index.ts): read by the first count, or in the background a
   // few seconds after the registry opens, so that a server's first count does not wait for them while a one-shot
   // command such as `agentry import` that is done by then never reads them.
-  const index = new FacetIndex(store.db, store.dialect.name, () => store.changeCount());
+  const index = store.facets;
   setTimeout(() => index.current().catch(() => undefined), WARM_AFTER_MS).unref();
   return {
     facetCounts: async (c) => {

@@ -1,0 +1,282 @@
+/**
+ * The facet index's agents (facet-index.ts) as numbered slots, kept in id order, with a posting list per value:
+ * the slots of the agents holding it, in id order. A filtered list or a search's scope then reads the agents a
+ * filter keeps from the postings of its rarest requirement, checking the others on each agent's codes, in the
+ * order a list pages in (`agents.id`), and stops once it has a page — where the database intersected its
+ * (value, agent_id) indexes, which at 1,000,000 agents took about a second, or walked the agents in id order.
+ *
+ * Agent ids are compared as JavaScript strings (UTF-16 code units). Ids are URL-safe ASCII (records/ids.ts), on
+ * which that is the byte order SQLite's `BINARY` collation and PostgreSQL's `C` collation sort by; the facet index
+ * answers lists only where the database sorts so (`FacetIndex.sortsLikeDatabase`).
+ *
+ * Writes come in batches (`apply`): each posting a batch touches is rebuilt once by a merge, so a batch costs the
+ * length of the postings it touches, not their length a change; the id order is rebuilt once when agents come or
+ * go (a binary search for each new id, one copy of the order).
+ */
+
+/** One agent's facet value codes as they are now; `codes` undefined when the agent no longer exists. */
+export interface AgentCodes {
+  id: string;
+  codes: readonly number[] | undefined;
+}
+
+/**
+ * What a filter asks, as codes: per requirement, the codes of the values it accepts (any of them). A requirement
+ * no agent's value meets is an empty list.
+ */
+export type CodeRequirements = ReadonlyArray<readonly number[]>;
+
+const EMPTY = new Int32Array(0);
+
+export class FacetPostings {
+  readonly #slotOf = new Map<string, number>();
+  readonly #idOf: Array<string | undefined> = [];
+  readonly #codesOf: Array<Uint32Array | undefined> = [];
+  /** Slots of agents that left, reused by later batches. */
+  readonly #free: number[] = [];
+  /** Live slots, in id order. */
+  #order: Int32Array = EMPTY;
+  /** Each live slot's position in `#order`. */
+  #rank: Int32Array = EMPTY;
+  /** Per code, the slots of the agents holding it, in id order. */
+  readonly #postings: Int32Array[] = [];
+
+  /** A fresh set of agents, each with its codes. */
+  static build(agents: ReadonlyMap<string, readonly number[]>): FacetPostings {
+    const postings = new FacetPostings();
+    const ids = [...agents.keys()].sort();
+    postings.#order = new Int32Array(ids.length);
+    postings.#rank = new Int32Array(ids.length);
+    const lengths: number[] = [];
+    for (const [slot, id] of ids.entries()) {
+      const codes = Uint32Array.from(new Set(agents.get(id)!));
+      postings.#slotOf.set(id, slot);
+      postings.#idOf.push(id);
+      postings.#codesOf.push(codes);
+      postings.#order[slot] = slot;
+      postings.#rank[slot] = slot;
+      for (const code of codes) lengths[code] = (lengths[code] ?? 0) + 1;
+    }
+    const filled: number[] = [];
+    for (let code = 0; code < lengths.length; code++) {
+      postings.#postings[code] = new Int32Array(lengths[code] ?? 0);
+      filled[code] = 0;
+    }
+    // Slots were numbered in id order: appending them in slot order leaves each posting sorted.
+    for (let slot = 0; slot < ids.length; slot++) {
+      for (const code of postings.#codesOf[slot]!) postings.#postings[code]![filled[code]!++] = slot;
+    }
+    return postings;
+  }
+
+  get size(): number {
+    return this.#slotOf.size;
+  }
+
+  has(id: string): boolean {
+    return this.#slotOf.has(id);
+  }
+
+  /** The agent's codes; undefined when the index does not hold it. */
+  codesOf(id: string): Uint32Array | undefined {
+    const slot = this.#slotOf.get(id);
+    return slot === undefined ? undefined : this.#codesOf[slot];
+  }
+
+  /** Calls `visit` with every agent's id and codes (in no particular order). */
+  forEach(visit: (id: string, codes: Uint32Array) => void): void {
+    for (const [id, slot] of this.#slotOf) visit(id, this.#codesOf[slot]!);
+  }
+
+  /** Brings the agents named in `changes` to what they say: new ones added, changed ones rewritten, gone ones dropped. */
+  apply(changes: readonly AgentCodes[]): void {
+    const added = new Map<number, number[]>();
+    const removed = new Map<number, number[]>();
+    const note = (into: Map<number, number[]>, code: number, slot: number): void => {
+      const slots = into.get(code);
+      if (slots === undefined) into.set(code, [slot]);
+      else slots.push(slot);
+    };
+    const arrived: number[] = [];
+    const left: number[] = [];
+    for (const { id, codes } of changes) {
+      const slot = this.#slotOf.get(id);
+      if (codes === undefined) {
+        if (slot === undefined) continue;
+        for (const code of this.#codesOf[slot]!) note(removed, code, slot);
+        left.push(slot);
+        continue;
+      }
+      const next = Uint32Array.from(new Set(codes));
+      if (slot === undefined) {
+        // Slots freed by this batch are not reused within it: a posting rebuilt here drops them.
+        const fresh = this.#free.pop() ?? this.#idOf.length;
+        this.#slotOf.set(id, fresh);
+        this.#idOf[fresh] = id;
+        this.#codesOf[fresh] = next;
+        for (const code of next) note(added, code, fresh);
+        arrived.push(fresh);
+        continue;
+      }
+      const previous = this.#codesOf[slot]!;
+      for (const code of previous) if (!next.includes(code)) note(removed, code, slot);
+      for (const code of next) if (!previous.includes(code)) note(added, code, slot);
+      this.#codesOf[slot] = next;
+    }
+    if (arrived.length > 0 || left.length > 0) this.#reorder(arrived, left);
+    for (const code of new Set([...added.keys(), ...removed.keys()])) {
+      this.#postings[code] = this.#merged(
+        this.#postings[code] ?? EMPTY,
+        added.get(code) ?? [],
+        removed.get(code) ?? [],
+      );
+    }
+    for (const slot of left) {
+      this.#slotOf.delete(this.#idOf[slot]!);
+      this.#idOf[slot] = undefined;
+      this.#codesOf[slot] = undefined;
+      this.#free.push(slot);
+    }
+  }
+
+  /**
+   * The ids of the agents meeting every requirement (at least one), not among `hidden`, in id order after
+   * `afterId` (every one when undefined), at most `limit`.
+   */
+  meeting(
+    requirements: CodeRequirements,
+    hidden: ReadonlySet<string> | undefined,
+    afterId: string | undefined,
+    limit: number,
+  ): string[] {
+    const found: string[] = [];
+    if (requirements.length === 0 || limit <= 0) return found;
+    // The requirement whose postings are shortest is walked; the others are checked on each agent's codes.
+    let driver = -1;
+    let driverLength = Number.POSITIVE_INFINITY;
+    for (const [index, codes] of requirements.entries()) {
+      let length = 0;
+      for (const code of codes) length += this.#postings[code]?.length ?? 0;
+      if (length < driverLength) {
+        driver = index;
+        driverLength = length;
+      }
+    }
+    if (driverLength === 0) return found;
+    const checks = requirements.filter((_, index) => index !== driver);
+    const from = afterId === undefined ? 0 : this.#firstRankAfter(afterId);
+    const lists = requirements[driver]!.map((code) => this.#postings[code] ?? EMPTY);
+    const heads = lists.map((list) => this.#firstAtOrAfter(list, from));
+    const rank = this.#rank;
+    for (;;) {
+      // The next slot in id order among the driver's postings (an agent in several of them once).
+      let slot = -1;
+      let slotRank = Number.POSITIVE_INFINITY;
+      for (const [index, list] of lists.entries()) {
+        const head = heads[index]!;
+        if (head < list.length && rank[list[head]!]! < slotRank) {
+          slot = list[head]!;
+          slotRank = rank[slot]!;
+        }
+      }
+      if (slot < 0) return found;
+      for (const [index, list] of lists.entries()) if (list[heads[index]!] === slot) heads[index]!++;
+      const codes = this.#codesOf[slot]!;
+      if (!checks.every((accepted) => holdsAny(codes, accepted))) continue;
+      const id = this.#idOf[slot]!;
+      if (hidden?.has(id)) continue;
+      found.push(id);
+      if (found.length >= limit) return found;
+    }
+  }
+
+  /** The position in id order of the first agent whose id sorts after `id`. */
+  #firstRankAfter(id: string): number {
+    let low = 0;
+    let high = this.#order.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.#idOf[this.#order[middle]!]! <= id) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  /** The index in `list` of its first slot at or after position `rank` in id order. */
+  #firstAtOrAfter(list: Int32Array, rank: number): number {
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.#rank[list[middle]!]! < rank) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  /** The id order with `arrived` slots placed and `left` ones taken out; every slot's rank again. */
+  #reorder(arrived: number[], left: readonly number[]): void {
+    const idOf = this.#idOf;
+    const leaving = new Set(left);
+    const sorted = arrived.sort((a, b) => (idOf[a]! < idOf[b]! ? -1 : 1));
+    const old = this.#order;
+    const order = new Int32Array(old.length - left.length + sorted.length);
+    let written = 0;
+    let copied = 0;
+    const copyUpTo = (end: number): void => {
+      if (leaving.size === 0) {
+        order.set(old.subarray(copied, end), written);
+        written += end - copied;
+        copied = end;
+        return;
+      }
+      for (; copied < end; copied++) {
+        const slot = old[copied]!;
+        if (!leaving.has(slot)) order[written++] = slot;
+      }
+    };
+    for (const slot of sorted) {
+      const id = idOf[slot]!;
+      // The first position of the old order whose id sorts after this one.
+      let low = copied;
+      let high = old.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (idOf[old[middle]!]! < id) low = middle + 1;
+        else high = middle;
+      }
+      copyUpTo(low);
+      order[written++] = slot;
+    }
+    copyUpTo(old.length);
+    this.#order = order;
+    if (this.#rank.length < idOf.length) {
+      const grown = new Int32Array(Math.max(idOf.length, Math.ceil(this.#rank.length * 1.25)));
+      grown.set(this.#rank);
+      this.#rank = grown;
+    }
+    for (let rank = 0; rank < order.length; rank++) this.#rank[order[rank]!] = rank;
+  }
+
+  /** `list` less `removed`, with `added` merged in, in id order (ranks as they are now). */
+  #merged(list: Int32Array, added: number[], removed: readonly number[]): Int32Array {
+    const rank = this.#rank;
+    const dropping = new Set(removed);
+    const adding = added.sort((a, b) => rank[a]! - rank[b]!);
+    const out = new Int32Array(list.length - removed.length + adding.length);
+    let written = 0;
+    let next = 0;
+    for (const slot of list) {
+      if (dropping.size > 0 && dropping.has(slot)) continue;
+      while (next < adding.length && rank[adding[next]!]! < rank[slot]!) out[written++] = adding[next++]!;
+      out[written++] = slot;
+    }
+    while (next < adding.length) out[written++] = adding[next++]!;
+    return written === out.length ? out : out.subarray(0, written);
+  }
+}
+
+function holdsAny(codes: Uint32Array, accepted: readonly number[]): boolean {
+  for (const code of accepted) if (codes.includes(code)) return true;
+  return false;
+}
