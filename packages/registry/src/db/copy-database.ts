@@ -23,11 +23,8 @@
  * copied is one consistent state, and a registry still writing to the file waits (and fails after its busy
  * timeout) rather than having its writes land after the copy, where they would be lost without a word.
  *
- * Rows travel in batches, read from the source as a stream. Into PostgreSQL a batch is one parameter per column, an
- * array of the batch's values, unnested into rows (`INSERT … SELECT * FROM unnest($1::text[], $2::int8[], …)`,
- * 2,000 rows): one short statement for the server to parse and plan instead of one the size of the batch, which
- * took as much of its time as writing the rows. Elsewhere (and for a table with an array column, which unnest
- * would flatten) a batch is a multi-row VALUES, as many rows as fit under 60,000 parameters, at most 500. Identity columns (`agent_history.seq`, `audit_log.seq`, `feedback.seq`) keep their numbers, and on
+ * Rows travel in batches (as many as fit under PostgreSQL's 65,535 parameters, at most 500), read from the source
+ * as a stream. Identity columns (`agent_history.seq`, `audit_log.seq`, `feedback.seq`) keep their numbers, and on
  * PostgreSQL their sequences are moved past the highest copied (`continueIdentity`), so the next row written gets
  * the next number.
  */
@@ -51,10 +48,8 @@ export const REBUILT_TABLE = /^(search_lexical($|_)|agent_changes$)/;
 /** The migration runner's own record: each database keeps its own (both hold the same list once migrated). */
 const MIGRATION_TABLE = /^kysely_migration($|_lock$)/;
 
-/** Rows per multi-row VALUES INSERT at most. */
+/** Rows per INSERT at most. */
 const MAX_BATCH_ROWS = 500;
-/** Rows per unnest INSERT (PostgreSQL): a batch's arrays are built in memory, a few MB with the largest rows. */
-const UNNEST_BATCH_ROWS = 2000;
 /** Bound parameters per statement PostgreSQL takes (65,535), with room to spare. */
 const MAX_PARAMETERS = 60_000;
 /** How long the copy waits for another holder of the target's write lock (a replica migrating). */
@@ -66,11 +61,6 @@ export interface TableCopyPlan {
   readonly columns: readonly string[];
   /** Columns the target numbers itself (identity / autoincrement): their sequence is moved past the copied rows. */
   readonly identityColumns: readonly string[];
-  /**
-   * The target's type of each of `columns` (PostgreSQL: `int8`, `text`, `bytea`…), when every one can be sent as
-   * an array to unnest (none is an array itself); undefined otherwise, and on SQLite.
-   */
-  readonly unnestTypes?: readonly string[];
 }
 
 export interface DatabaseCopyPlan {
@@ -96,7 +86,7 @@ export interface CopyDatabaseOptions {
    * target with any row in a copied table is refused (`TargetNotEmptyError`) and nothing is written.
    */
   readonly replace?: boolean;
-  /** Rows per INSERT (default: 2,000 into PostgreSQL; elsewhere as many as fit, at most 500). */
+  /** Rows per INSERT (default: as many as fit, at most 500). */
   readonly batchRows?: number;
   /** Told after each batch, and once more for every table (an empty one too) when it is done. */
   readonly onProgress?: (progress: CopyProgress) => void;
@@ -178,16 +168,12 @@ export async function planDatabaseCopy(
         `the source's ${table.name} has no ${unfilled.map((column) => column.name).join(', ')}, which the target requires`,
       );
     }
-    const types = columns.map((column) => targetColumns.get(column)?.dataType ?? '');
     copied.push({
       table: table.name,
       columns,
       identityColumns: into.columns
         .filter((column) => column.isAutoIncrementing)
         .map((column) => column.name),
-      ...(target.dialect.name === 'postgres' && types.every((type) => UNNESTABLE_TYPE.test(type))
-        ? { unnestTypes: types }
-        : {}),
     });
   }
   for (const table of targetTables) {
@@ -250,44 +236,26 @@ export async function copyDatabase(
   return { tables: counted, rebuilt: plan.rebuilt };
 }
 
-/**
- * A PostgreSQL type a column's values can travel in as an array and come back from unnest one a row: a plain name
- * (an array type's starts with `_`, and unnest would flatten its arrays).
- */
-const UNNESTABLE_TYPE = /^[a-z][a-z0-9_]*$/;
-
 async function copyTable(
   from: AnyDatabase,
   into: AnyDatabase,
-  { table, columns, unnestTypes }: TableCopyPlan,
+  { table, columns }: TableCopyPlan,
   total: number,
   options: CopyDatabaseOptions,
 ): Promise<number> {
   const batchRows = Math.max(
     1,
-    Math.floor(
-      unnestTypes === undefined
-        ? Math.min(options.batchRows ?? MAX_BATCH_ROWS, MAX_PARAMETERS / Math.max(1, columns.length))
-        : (options.batchRows ?? UNNEST_BATCH_ROWS),
+    Math.min(
+      Math.floor(options.batchRows ?? MAX_BATCH_ROWS),
+      Math.floor(MAX_PARAMETERS / Math.max(1, columns.length)),
     ),
   );
-  const insert = async (rows: ReadonlyArray<Record<string, unknown>>): Promise<void> => {
-    if (unnestTypes === undefined) {
-      await into.insertInto(table).values(rows).execute();
-      return;
-    }
-    const arrays = columns.map(
-      (column, index) => sql`${rows.map((row) => row[column] ?? null)}::${sql.raw(unnestTypes[index]!)}[]`,
-    );
-    await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map((column) => sql.ref(column)))})
-      SELECT * FROM unnest(${sql.join(arrays)})`.execute(into);
-  };
   let copied = 0;
   let batch: Array<Record<string, unknown>> = [];
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
     try {
-      await insert(batch);
+      await into.insertInto(table).values(batch).execute();
     } catch (error) {
       throw new DatabaseCopyError(
         `Rows of ${table} could not be written to the target (nothing was copied): ${(error as Error).message}`,
