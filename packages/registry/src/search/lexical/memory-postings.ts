@@ -36,6 +36,7 @@ import { clauseTerms, textTerms } from './memory-text.js';
 import { fts5Idf } from './pruning.js';
 import type { LexicalQuery } from './query.js';
 import type { LexicalFields, LexicalMatch, LexicalSearchOptions } from './types.js';
+import { frequencyStep } from './visible-bm25.js';
 
 const PAGE_BITS = 20;
 const PAGE_WORDS = 1 << PAGE_BITS;
@@ -46,8 +47,13 @@ const FIRST_BLOCK = 2;
 const LARGEST_BLOCK = 4096;
 
 const MANY = 0x8000_0000;
+/** A payload of several occurrences whose weighted frequency is read from the agent's area. */
+const IN_AREA = 0x7fff_ffff;
+const IN_AREA_PAYLOAD = MANY + IN_AREA;
 const FIELD_SHIFT = 24;
 const POSITION_MASK = (1 << FIELD_SHIFT) - 1;
+
+const K1_PLUS_1 = K1 + 1;
 
 const FREE = 0;
 const PUBLIC = 1;
@@ -103,6 +109,19 @@ interface PreparedClause {
   elements: number[][];
 }
 
+/** What scoring a clause needs of its search. */
+interface ScoringContext {
+  /** Candidates or excluded agents were given. */
+  scoped: boolean;
+  candidatesOnly: boolean;
+  publicAverage: number;
+  /** Public agents and the restricted agents in scope, and their average length. */
+  restrictedRows: number;
+  restrictedAverage: number;
+  /** Agents scored so far (listed in `scored`). */
+  scored: number;
+}
+
 export interface MemoryPostingsOptions {
   weights?: Readonly<FieldWeights>;
   /** Compaction waits for at least this many free slots (default 10,000; tests set it low). */
@@ -111,6 +130,8 @@ export interface MemoryPostingsOptions {
 
 export class MemoryPostings {
   private readonly weights: Float64Array;
+  /** The weighted frequencies are multiples of this (postings carry them as counts of it). */
+  private readonly step: number;
   private readonly compactFrom: number;
 
   // Agents, by slot.
@@ -135,8 +156,15 @@ export class MemoryPostings {
   private tails = new Uint32Array(0);
   private tailUsed = new Uint32Array(0);
   private postingCounts = new Uint32Array(0);
+  /** Each term's count of public agents, valid while `countedAt` is `frees + 1`. */
+  private publicCounts = new Uint32Array(0);
+  private countedAt = new Uint32Array(0);
+  /** Agents freed (replaced or deleted) so far: any kept count of public agents may have dropped since. */
+  private frees = 0;
   private postingPages = new WordPages();
   private positionPages = new WordPages();
+  /** Each agent's area in `positionPages` (0: it holds no term twice). */
+  private areas = new Uint32Array(0);
   private storedPostings = 0;
   /** Term ids sorted by text, for prefixes; terms from `sorted.length` on are not in it yet. */
   private sortedTerms: number[] = [];
@@ -154,6 +182,7 @@ export class MemoryPostings {
     const weights = options.weights ?? DEFAULT_FIELD_WEIGHTS;
     this.weights = Float64Array.from(FIELD_COLUMNS.map(([field]) => Number(weights[field])));
     this.compactFrom = options.compactFrom ?? COMPACT_FROM;
+    this.step = frequencyStep([...this.weights]);
   }
 
   /** Live agents held. */
@@ -192,7 +221,7 @@ export class MemoryPostings {
       });
       length += terms.length;
     });
-    for (const [term, encoded] of occurrences) this.append(this.termId(term), slot, this.payloadOf(encoded));
+    this.writeArea(slot, occurrences);
     this.lengths[slot] = length;
     if (restricted) this.restrictedSlots.add(slot);
     else {
@@ -236,13 +265,24 @@ export class MemoryPostings {
     const restrictedRows = this.publicRows + visibleRows;
     const restrictedAverage = restrictedRows > 0 ? (this.publicTokens + visibleTokens) / restrictedRows : 0;
 
-    let scoredCount = 0;
     const frequency = this.frequency;
     const score = this.score;
     const touched = this.touched;
     const state = this.state;
     const lengths = this.lengths;
+    const context: ScoringContext = {
+      scoped,
+      candidatesOnly: options.candidates !== undefined,
+      publicAverage,
+      restrictedRows,
+      restrictedAverage,
+      scored: 0,
+    };
     for (const clause of clauses) {
+      if (clause.elements.length === 1 && clause.elements[0]!.length === 1) {
+        this.scoreTerm(clause.elements[0]![0]!, context);
+        continue;
+      }
       const counts = this.gather(clause, scoped ? inScope : undefined);
       const publicIdf = fts5Idf(this.publicRows, counts.public);
       const restrictedIdf = fts5Idf(restrictedRows, counts.public + counts.restricted);
@@ -256,10 +296,11 @@ export class MemoryPostings {
         const norm = average > 0 ? 1 - B + (B * lengths[slot]!) / average : 1;
         const share =
           (isPublic ? publicIdf : restrictedIdf) * ((weighted * (K1 + 1)) / (weighted + K1 * norm));
-        if (score[slot] === 0) this.scored[scoredCount++] = slot;
+        if (score[slot] === 0) this.scored[context.scored++] = slot;
         score[slot]! += share;
       }
     }
+    const scoredCount = context.scored;
     const top = this.top(scoredCount, limit);
     for (let i = 0; i < scoredCount; i++) score[this.scored[i]!] = 0;
     for (const slot of marked) this.scope[slot] = 0;
@@ -272,10 +313,13 @@ export class MemoryPostings {
       this.state.byteLength +
       this.lengths.byteLength +
       this.order.byteLength +
+      this.areas.byteLength +
       this.heads.byteLength +
       this.tails.byteLength +
       this.tailUsed.byteLength +
       this.postingCounts.byteLength +
+      this.publicCounts.byteLength +
+      this.countedAt.byteLength +
       this.frequency.byteLength +
       this.score.byteLength +
       this.touched.byteLength +
@@ -309,6 +353,7 @@ export class MemoryPostings {
       next++;
     }
     this.state.fill(FREE, next);
+    const oldAreas = this.areas.slice(0, this.slots);
     this.ids = ids;
     this.slots = next;
     this.slotOf.clear();
@@ -332,13 +377,17 @@ export class MemoryPostings {
     this.tails = new Uint32Array(0);
     this.tailUsed = new Uint32Array(0);
     this.postingCounts = new Uint32Array(0);
+    this.publicCounts = new Uint32Array(0);
+    this.countedAt = new Uint32Array(0);
     this.postingPages = new WordPages();
     this.positionPages = new WordPages();
+    this.areas = new Uint32Array(this.state.length);
     this.storedPostings = 0;
     this.sortedTerms = [];
     this.sortedUpTo = 0;
+    // The postings of live agents, term by term (a term none holds any more is gone), then their areas.
+    const termNumbers = new Int32Array(old.terms.length).fill(-1);
     old.terms.forEach((text, term) => {
-      let id = -1;
       for (let block = old.heads[term]!; block !== 0; ) {
         const page = old.postingPages[block >>> PAGE_BITS]!;
         const base = block & PAGE_MASK;
@@ -346,15 +395,29 @@ export class MemoryPostings {
         for (let i = 0; i < used; i++) {
           const slot = renumbered[page[base + BLOCK_HEADER + 2 * i]!]!;
           if (slot < 0) continue;
-          let payload = page[base + BLOCK_HEADER + 2 * i + 1]!;
-          if ((payload & MANY) !== 0)
-            payload = this.payloadOf(readOccurrences(old.positionPages, payload, []));
-          if (id < 0) id = this.termId(text);
-          this.append(id, slot, payload);
+          if (termNumbers[term]! < 0) termNumbers[term] = this.termId(text);
+          this.append(termNumbers[term]!, slot, page[base + BLOCK_HEADER + 2 * i + 1]!);
         }
         block = page[base]!;
       }
     });
+    for (let slot = 0; slot < oldAreas.length; slot++) {
+      const address = oldAreas[slot]!;
+      const to = renumbered[slot]!;
+      if (address === 0 || to < 0) continue;
+      const from = old.positionPages[address >>> PAGE_BITS]!;
+      const start = address & PAGE_MASK;
+      let end = start + 1;
+      for (let e = 0; e < from[start]!; e++) end += 2 + from[end + 1]!;
+      const copy = this.positionPages.allocate(end - start);
+      const page = this.positionPages.pages[copy >>> PAGE_BITS]!;
+      const at = copy & PAGE_MASK;
+      page.set(from.subarray(start, end), at);
+      for (let entry = at + 1, e = 0; e < page[at]!; e++, entry += 2 + page[entry + 1]!) {
+        page[entry] = termNumbers[page[entry]!]!;
+      }
+      this.areas[to] = copy;
+    }
   }
 
   private newSlot(id: string, order: number, state: number): number {
@@ -362,6 +425,8 @@ export class MemoryPostings {
     this.state = grown(this.state, this.slots);
     this.lengths = grown(this.lengths, this.slots);
     this.order = grown(this.order, this.slots);
+    this.areas = grown(this.areas, this.slots);
+    this.areas[slot] = 0;
     this.ids[slot] = id;
     this.state[slot] = state;
     this.order[slot] = order;
@@ -378,6 +443,7 @@ export class MemoryPostings {
       this.publicTokens -= this.lengths[slot]!;
     } else this.restrictedSlots.delete(slot);
     this.state[slot] = FREE;
+    this.frees++;
     this.ids[slot] = '';
     this.slotOf.delete(id);
     this.live--;
@@ -400,20 +466,85 @@ export class MemoryPostings {
     this.tails = grown(this.tails, id + 1);
     this.tailUsed = grown(this.tailUsed, id + 1);
     this.postingCounts = grown(this.postingCounts, id + 1);
+    this.publicCounts = grown(this.publicCounts, id + 1);
+    this.countedAt = grown(this.countedAt, id + 1);
     return id;
   }
 
-  /** A posting's payload for its occurrences (each field << 24 | position), stored beside when more than one. */
-  private payloadOf(encoded: readonly number[]): number {
-    if (encoded.length === 1) return encoded[0]!;
-    const address = this.positionPages.allocate(encoded.length + 1);
+  /**
+   * Appends an agent's postings, and writes its area: the occurrences of the terms it holds more than once (a
+   * posting then carries their weighted frequency, and a phrase finds their positions here).
+   */
+  private writeArea(slot: number, occurrences: ReadonlyMap<string, number[]>): void {
+    let words = 1;
+    let entries = 0;
+    for (const encoded of occurrences.values()) {
+      if (encoded.length > 1) {
+        words += 2 + encoded.length;
+        entries++;
+      }
+    }
+    let page: Uint32Array = new Uint32Array(0);
+    let at = 0;
+    if (entries > 0) {
+      const address = this.positionPages.allocate(words);
+      this.areas[slot] = address;
+      page = this.positionPages.pages[address >>> PAGE_BITS]!;
+      at = address & PAGE_MASK;
+      page[at++] = entries;
+    }
+    for (const [text, encoded] of occurrences) {
+      const term = this.termId(text);
+      if (encoded.length === 1) {
+        this.append(term, slot, encoded[0]!);
+        continue;
+      }
+      page[at++] = term;
+      page[at++] = encoded.length;
+      let weighted = 0;
+      for (const position of encoded) {
+        page[at++] = position;
+        weighted += this.weights[position >>> FIELD_SHIFT]!;
+      }
+      this.append(term, slot, this.payloadOf(weighted));
+    }
+  }
+
+  /** A posting's payload for several occurrences: their weighted frequency in steps, or "read the area". */
+  private payloadOf(weighted: number): number {
+    const steps = weighted / this.step;
+    return MANY + (Number.isInteger(steps) && steps < IN_AREA ? steps : IN_AREA);
+  }
+
+  /** The occurrences (field << 24 | position) of a posting, appended to `out`. */
+  private addOccurrences(slot: number, term: number, payload: number, out: number[]): void {
+    if (payload < MANY) {
+      out.push(payload);
+      return;
+    }
+    const address = this.areas[slot]!;
     const page = this.positionPages.pages[address >>> PAGE_BITS]!;
-    const base = address & PAGE_MASK;
-    page[base] = encoded.length;
-    for (let i = 0; i < encoded.length; i++) page[base + 1 + i] = encoded[i]!;
-    if (address >= MANY)
-      throw new Error('the in-memory lexical index holds more occurrences than it can address');
-    return (MANY | address) >>> 0;
+    let at = address & PAGE_MASK;
+    const entries = page[at++]!;
+    for (let e = 0; e < entries; e++) {
+      const count = page[at + 1]!;
+      if (page[at] === term) {
+        for (let i = 0; i < count; i++) out.push(page[at + 2 + i]!);
+        return;
+      }
+      at += 2 + count;
+    }
+  }
+
+  /** A posting's weighted frequency (F). */
+  private weightedFrequency(slot: number, term: number, payload: number): number {
+    if (payload < MANY) return this.weights[payload >>> FIELD_SHIFT]!;
+    if (payload !== IN_AREA_PAYLOAD) return (payload - MANY) * this.step;
+    const occurrences: number[] = [];
+    this.addOccurrences(slot, term, payload, occurrences);
+    let total = 0;
+    for (const position of occurrences) total += this.weights[position >>> FIELD_SHIFT]!;
+    return total;
   }
 
   private append(term: number, slot: number, payload: number): void {
@@ -437,6 +568,7 @@ export class MemoryPostings {
     page[at + 1] = payload;
     this.tailUsed[term] = used + 1;
     this.postingCounts[term]!++;
+    if (this.state[slot] === PUBLIC && this.countedAt[term] === this.frees + 1) this.publicCounts[term]!++;
     this.storedPostings++;
   }
 
@@ -510,6 +642,100 @@ export class MemoryPostings {
   }
 
   /**
+   * One term's shares of the scores, in one pass over its postings: public agents in scope scored as they come
+   * (the term's count of public agents is known before: `publicCount`), restricted ones in scope set aside until
+   * their count is known too.
+   */
+  private scoreTerm(term: number, context: ScoringContext): void {
+    const publicIdf = fts5Idf(this.publicRows, this.publicCount(term));
+    const pages = this.postingPages.pages;
+    const state = this.state;
+    const lengths = this.lengths;
+    const score = this.score;
+    const scored = this.scored;
+    const scope = this.scope;
+    const weights = this.weights;
+    const frequency = this.frequency;
+    const setAside = this.touched;
+    const step = this.step;
+    const { scoped, candidatesOnly, publicAverage } = context;
+    let scoredCount = context.scored;
+    let restricted = 0;
+    const tail = this.tails[term]!;
+    for (let block = this.heads[term]!; block !== 0; ) {
+      const page = pages[block >>> PAGE_BITS]!;
+      const base = block & PAGE_MASK;
+      const used = block === tail ? this.tailUsed[term]! : page[base + 1]!;
+      const end = base + BLOCK_HEADER + 2 * used;
+      for (let at = base + BLOCK_HEADER; at < end; at += 2) {
+        const slot = page[at]!;
+        const held = state[slot]!;
+        if (held === FREE) continue;
+        if (scoped) {
+          const mark = scope[slot]!;
+          if ((candidatesOnly && (mark & CANDIDATE) === 0) || (mark & EXCLUDED) !== 0) continue;
+        }
+        const payload = page[at + 1]!;
+        const weighted =
+          payload < MANY
+            ? weights[payload >>> FIELD_SHIFT]!
+            : payload !== IN_AREA_PAYLOAD
+              ? (payload - MANY) * step
+              : this.weightedFrequency(slot, term, payload);
+        if (held === RESTRICTED) {
+          setAside[restricted++] = slot;
+          frequency[slot] = weighted;
+          continue;
+        }
+        const norm = publicAverage > 0 ? 1 - B + (B * lengths[slot]!) / publicAverage : 1;
+        const share = publicIdf * ((weighted * K1_PLUS_1) / (weighted + K1 * norm));
+        const before = score[slot]!;
+        if (before === 0) scored[scoredCount++] = slot;
+        score[slot] = before + share;
+      }
+      block = page[base]!;
+    }
+    if (restricted > 0) {
+      const { restrictedAverage } = context;
+      const restrictedIdf = fts5Idf(context.restrictedRows, this.publicCount(term) + restricted);
+      for (let i = 0; i < restricted; i++) {
+        const slot = setAside[i]!;
+        const weighted = frequency[slot]!;
+        frequency[slot] = 0;
+        const norm = restrictedAverage > 0 ? 1 - B + (B * lengths[slot]!) / restrictedAverage : 1;
+        const share = restrictedIdf * ((weighted * K1_PLUS_1) / (weighted + K1 * norm));
+        const before = score[slot]!;
+        if (before === 0) scored[scoredCount++] = slot;
+        score[slot] = before + share;
+      }
+    }
+    context.scored = scoredCount;
+  }
+
+  /**
+   * How many public agents hold a term: counted over its postings, and kept (and counted up as public agents
+   * are added) until an agent is freed, which may have held it.
+   */
+  private publicCount(term: number): number {
+    if (this.countedAt[term] === this.frees + 1) return this.publicCounts[term]!;
+    const pages = this.postingPages.pages;
+    const state = this.state;
+    const tail = this.tails[term]!;
+    let count = 0;
+    for (let block = this.heads[term]!; block !== 0; ) {
+      const page = pages[block >>> PAGE_BITS]!;
+      const base = block & PAGE_MASK;
+      const used = block === tail ? this.tailUsed[term]! : page[base + 1]!;
+      const end = base + BLOCK_HEADER + 2 * used;
+      for (let at = base + BLOCK_HEADER; at < end; at += 2) if (state[page[at]!] === PUBLIC) count++;
+      block = page[base]!;
+    }
+    this.publicCounts[term] = count;
+    this.countedAt[term] = this.frees + 1;
+    return count;
+  }
+
+  /**
    * One clause's weighted frequency in each agent that holds it (into `frequency`, the agents listed in
    * `touched`): every public agent (they all count in n) and the restricted agents in scope.
    */
@@ -536,10 +762,7 @@ export class MemoryPostings {
         this.forEachPosting(term, (slot, payload) => {
           const held = state[slot]!;
           if (held === FREE || (held === RESTRICTED && inScope !== undefined && !inScope(slot))) return;
-          const weighted =
-            (payload & MANY) === 0
-              ? weights[(payload >>> FIELD_SHIFT) & 7]!
-              : this.weightedOccurrences(payload);
+          const weighted = this.weightedFrequency(slot, term, payload);
           if (single) {
             // One term: each agent once, no need to look for it.
             touched[counts.touched++] = slot;
@@ -568,20 +791,20 @@ export class MemoryPostings {
     );
     while (this.positions.length < clause.elements.length) this.positions.push([]);
     const positions = this.positions;
-    const pages = this.positionPages.pages;
-    this.forEachPosting(clause.elements[driver]![0]!, (slot, payload) => {
+    const driving = clause.elements[driver]![0]!;
+    this.forEachPosting(driving, (slot, payload) => {
       const held = state[slot]!;
       if (held === FREE || (held === RESTRICTED && inScope !== undefined && !inScope(slot))) return;
       for (let e = 0; e < clause.elements.length; e++) {
         const list = positions[e]!;
         list.length = 0;
         if (e === driver) {
-          addOccurrences(pages, payload, list);
+          this.addOccurrences(slot, driving, payload, list);
           continue;
         }
         for (const cursor of cursors[e]!) {
           const found = this.seek(cursor, slot);
-          if (found >= 0) addOccurrences(pages, found, list);
+          if (found >= 0) this.addOccurrences(slot, cursor.term, found, list);
         }
         if (list.length === 0) return;
         if (cursors[e]!.length > 1) list.sort((a, b) => a - b);
@@ -633,21 +856,12 @@ export class MemoryPostings {
     return -1;
   }
 
-  private weightedOccurrences(payload: number): number {
-    const address = payload & ~MANY;
-    const page = this.positionPages.pages[address >>> PAGE_BITS]!;
-    const base = address & PAGE_MASK;
-    const count = page[base]!;
-    let total = 0;
-    for (let i = 1; i <= count; i++) total += this.weights[(page[base + i]! >>> FIELD_SHIFT) & 7]!;
-    return total;
-  }
-
   /** The first `limit` scored agents, best first: by score, then public before restricted, then by order. */
   private top(count: number, limit: number): LexicalMatch[] {
     const score = this.score;
     const state = this.state;
     const order = this.order;
+    const scored = this.scored;
     // Whether a ranks below b.
     const below = (a: number, b: number): boolean => {
       const sa = score[a]!;
@@ -657,56 +871,43 @@ export class MemoryPostings {
       return order[a]! > order[b]!;
     };
     // A heap of the best `limit` so far, the lowest at its root.
-    const heap: number[] = [];
-    const down = (from: number) => {
-      let at = from;
+    const heap = new Int32Array(Math.min(limit, count));
+    let size = 0;
+    const siftDown = (slot: number) => {
+      let at = 0;
       for (;;) {
         const left = 2 * at + 1;
-        if (left >= heap.length) return;
+        if (left >= size) break;
         const right = left + 1;
-        const lower = right < heap.length && below(heap[right]!, heap[left]!) ? right : left;
-        if (!below(heap[lower]!, heap[at]!)) return;
-        [heap[at], heap[lower]] = [heap[lower]!, heap[at]!];
+        const lower = right < size && below(heap[right]!, heap[left]!) ? right : left;
+        if (!below(heap[lower]!, slot)) break;
+        heap[at] = heap[lower]!;
         at = lower;
       }
+      heap[at] = slot;
     };
+    let floor = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < count; i++) {
-      const slot = this.scored[i]!;
-      if (heap.length < limit) {
-        heap.push(slot);
-        let at = heap.length - 1;
+      const slot = scored[i]!;
+      if (size < heap.length) {
+        let at = size++;
         while (at > 0) {
           const parent = (at - 1) >>> 1;
-          if (!below(heap[at]!, heap[parent]!)) break;
-          [heap[at], heap[parent]] = [heap[parent]!, heap[at]!];
+          if (!below(slot, heap[parent]!)) break;
+          heap[at] = heap[parent]!;
           at = parent;
         }
-      } else if (below(heap[0]!, slot)) {
-        heap[0] = slot;
-        down(0);
+        heap[at] = slot;
+        if (size === heap.length) floor = score[heap[0]!]!;
+      } else if (score[slot]! >= floor && below(heap[0]!, slot)) {
+        siftDown(slot);
+        floor = score[heap[0]!]!;
       }
     }
-    heap.sort((a, b) => (below(a, b) ? 1 : below(b, a) ? -1 : 0));
-    return heap.map((slot) => ({ id: this.ids[slot]!, score: score[slot]! }));
+    const best = Array.from(heap.subarray(0, size));
+    best.sort((a, b) => (below(a, b) ? 1 : below(b, a) ? -1 : 0));
+    return best.map((slot) => ({ id: this.ids[slot]!, score: score[slot]! }));
   }
-}
-
-/** A posting's occurrences (field << 24 | position), appended to `out`. */
-function addOccurrences(pages: readonly Uint32Array[], payload: number, out: number[]): void {
-  if ((payload & MANY) === 0) {
-    out.push(payload);
-    return;
-  }
-  readOccurrences(pages, payload, out);
-}
-
-function readOccurrences(pages: readonly Uint32Array[], payload: number, out: number[]): number[] {
-  const address = payload & ~MANY;
-  const page = pages[address >>> PAGE_BITS]!;
-  const base = address & PAGE_MASK;
-  const count = page[base]!;
-  for (let i = 1; i <= count; i++) out.push(page[base + i]!);
-  return out;
 }
 
 /**

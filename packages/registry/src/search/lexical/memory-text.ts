@@ -24,6 +24,7 @@ import type { FieldMatches, LexicalFields } from './types.js';
 const WORD = fts5WordPattern();
 /** A word of ASCII letters and digits only (the words of a text hold nothing else that is ASCII). */
 const ASCII = /^[\dA-Za-z]*$/;
+const ASCII_WORD = /[\dA-Za-z]+/g;
 /** FTS5's porter stems tokens of this many bytes (`FTS5_PORTER_MAX_TOKEN`, and its minimum). */
 const MIN_STEMMED_BYTES = 3;
 const MAX_STEMMED_BYTES = 64;
@@ -90,11 +91,21 @@ function porterStem(word: string): string {
 /** The terms of a text, in order (a term's index is its position, as FTS5 counts positions in a column). */
 export function textTerms(text: string): string[] {
   const out: string[] = [];
+  if (isAscii(text)) {
+    // Most text: ASCII words are letters and digits, folded by lower-casing.
+    for (const word of text.toLowerCase().match(ASCII_WORD) ?? []) out.push(stem(word));
+    return out;
+  }
   for (const match of text.matchAll(WORD)) {
     const word = fold(match[0]);
     if (word.length > 0) out.push(stem(word));
   }
   return out;
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 /** The terms of a text with their offsets. */

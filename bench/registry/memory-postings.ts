@@ -1,0 +1,138 @@
+/**
+ * The in-memory lexical index (packages/registry/src/search/lexical/memory-postings.ts) at 1,000,000 agents: build
+ * time, bytes, heap, and the time of the bench's 200 generated queries (hybrid search asks for a pool of 1,000),
+ * with a baseline measured in the same run on the first 100,000 agents of the same index (ratios printed). The
+ * agents are the registry bench's (agents.ts), their fields as the search index makes them (document-text.ts).
+ *
+ *   node --max-old-space-size=8192 --import tsx bench/registry/memory-postings.ts [--agents 1000000] [--baseline 100000]
+ *
+ * Timings on a shared machine are noisy: the CPU time of the query loop (process.cpuUsage) is printed beside the
+ * wall-clock percentiles, with the load average.
+ */
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { readDocument } from '@agentry/core';
+import { searchDocumentOf } from '../../packages/registry/src/records/search-document.js';
+import { lexicalFields } from '../../packages/registry/src/search/document-text.js';
+import { MemoryPostings } from '../../packages/registry/src/search/lexical/memory-postings.js';
+import { type LexicalQuery, parseLexicalQuery } from '../../packages/registry/src/search/lexical/query.js';
+import type { LexicalFields } from '../../packages/registry/src/search/lexical/types.js';
+import { generateAgent, generateQuery } from './agents.js';
+
+const { values } = parseArgs({
+  options: {
+    agents: { type: 'string', default: '1000000' },
+    baseline: { type: 'string', default: '100000' },
+    queries: { type: 'string', default: '200' },
+    limit: { type: 'string', default: '1000' },
+  },
+});
+const total = Number(values.agents);
+const baselineSize = Number(values.baseline);
+const queryCount = Number(values.queries);
+const limit = Number(values.limit);
+
+/** The search index's fields of the i-th bench agent, as a registration would make them. */
+function fieldsOf(index: number): { id: string; fields: LexicalFields } {
+  const { document } = generateAgent(index);
+  const [agent] = readDocument(document).agents;
+  if (agent === undefined) throw new Error(`agent ${index} is not read`);
+  const at = new Date(0).toISOString();
+  const id = String(document['id']);
+  const record = {
+    id,
+    agent,
+    owner: 'bench',
+    status: 'active' as const,
+    flags: [],
+    quality: { ratings: 0, invocations: 0, failures: 0, verified: false },
+    revision: 1,
+    createdAt: at,
+    updatedAt: at,
+  };
+  return { id, fields: lexicalFields(searchDocumentOf(record)) };
+}
+
+interface Measure {
+  agents: number;
+  postings: number;
+  bytes: number;
+  heapUsed: number;
+  rss: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  cpuPerQuery: number;
+  hits: number;
+}
+
+const queries: LexicalQuery[] = Array.from({ length: queryCount }, (_, i) =>
+  parseLexicalQuery(generateQuery(i)),
+);
+
+function measure(index: MemoryPostings): Measure {
+  // One pass to warm up (JIT, scratch arrays), then the measured one.
+  for (const query of queries) index.search(query, { limit });
+  global.gc?.();
+  const times: number[] = [];
+  let hits = 0;
+  const cpu = process.cpuUsage();
+  for (const query of queries) {
+    const start = process.hrtime.bigint();
+    hits += index.search(query, { limit }).length;
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  const used = process.cpuUsage(cpu);
+  times.sort((a, b) => a - b);
+  const memory = process.memoryUsage();
+  return {
+    agents: index.size,
+    postings: index.postings,
+    bytes: index.bytes,
+    heapUsed: memory.heapUsed,
+    rss: memory.rss,
+    p50: times[Math.floor(times.length * 0.5)]!,
+    p99: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))]!,
+    mean: times.reduce((sum, t) => sum + t, 0) / times.length,
+    cpuPerQuery: (used.user + used.system) / 1000 / queries.length,
+    hits,
+  };
+}
+
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+function report(label: string, m: Measure, buildSeconds: number) {
+  console.log(
+    `${label}: ${m.agents.toLocaleString('en')} agents, ${m.postings.toLocaleString('en')} postings, built in ${buildSeconds.toFixed(1)} s; ` +
+      `index ${mb(m.bytes)} (${(m.bytes / m.postings).toFixed(1)} B a posting), heap ${mb(m.heapUsed)}, rss ${mb(m.rss)}; ` +
+      `query p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, mean ${m.mean.toFixed(2)} ms, CPU ${m.cpuPerQuery.toFixed(2)} ms a query; ` +
+      `${(m.hits / queries.length).toFixed(0)} hits a query; load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+  );
+}
+
+const index = new MemoryPostings();
+let built = 0;
+/** Seconds spent in `set` alone (making the agents' fields is the bench's, not the index's). */
+let buildSeconds = 0;
+function buildTo(size: number) {
+  for (; built < size; built++) {
+    const { id, fields } = fieldsOf(built);
+    const start = process.hrtime.bigint();
+    index.set(id, fields, false);
+    buildSeconds += Number(process.hrtime.bigint() - start) / 1e9;
+  }
+}
+
+buildTo(baselineSize);
+const baseline = measure(index);
+report('baseline', baseline, buildSeconds);
+buildTo(total);
+const full = measure(index);
+report('full', full, buildSeconds);
+console.log(
+  `ratios full/baseline: agents ${(full.agents / baseline.agents).toFixed(1)}×, postings ${(full.postings / baseline.postings).toFixed(1)}×, ` +
+    `bytes ${(full.bytes / baseline.bytes).toFixed(1)}×, p50 ${(full.p50 / baseline.p50).toFixed(1)}×, p99 ${(full.p99 / baseline.p99).toFixed(1)}×, ` +
+    `CPU a query ${(full.cpuPerQuery / baseline.cpuPerQuery).toFixed(1)}×`,
+);
+console.log(JSON.stringify({ baseline, full, buildSeconds }));
