@@ -139,12 +139,17 @@ export async function agentsChangedSince(
   position: ChangeLogPosition,
 ): Promise<{ ids: string[]; position: ChangeLogPosition }> {
   if (dialect === 'postgres') {
-    // The horizon first: a transaction that commits after the rows are read has an id at or above it.
-    const horizon = await agentChangePosition(db, dialect);
+    // One statement, one snapshot: the rows it reads and its horizon, at or below the id of every transaction
+    // whose rows it could not see (running then, or begun since). One round trip: the facet index reads the log
+    // at every filtered list (facet-index.ts, `current({ exact: true })`).
     const { rows } = await sql<{
-      agent_id: string;
-    }>`select agent_id from agent_changes where seq >= ${position}`.execute(db);
-    return { ids: rows.map((row) => row.agent_id), position: Math.max(position, horizon) };
+      horizon: string;
+      agent_id: string | null;
+    }>`select pg_snapshot_xmin(pg_current_snapshot())::text as horizon, changed.agent_id
+      from (select 1) as one left join agent_changes as changed on changed.seq >= ${position}`.execute(db);
+    const horizon = Number(rows[0]!.horizon);
+    const ids = rows.flatMap((row) => (row.agent_id === null ? [] : [row.agent_id]));
+    return { ids, position: Math.max(position, horizon) };
   }
   const { rows } = await sql<{
     agent_id: string;
