@@ -127,6 +127,8 @@ export async function openLexicalMirror(
           },
         );
       } while (after !== undefined);
+      // What others changed while it loaded, read back before it answers (a search may be past its catch-up).
+      while (pending.size > 0) await readPending(postings);
       memory = postings;
     } finally {
       loading = undefined;
@@ -141,29 +143,30 @@ export async function openLexicalMirror(
     return load;
   }
 
-  async function readBack(): Promise<void> {
-    if (memory !== undefined && pending.size > 0) {
-      const ids = [...pending];
-      pending = new Set();
-      const into = memory;
-      try {
-        await readAndApply(
-          () => stored.documentsOf(db, ids),
-          (found, current) => {
-            // In row order, as the load: new agents take their places for ties as in the stored engine.
-            const gone = new Set(ids);
-            for (const document of found) {
-              gone.delete(document.id);
-              if (current(document.id)) into.set(document.id, document.fields, document.restricted);
-            }
-            for (const id of gone) if (current(id)) into.delete(id);
-          },
-        );
-      } catch (error) {
-        for (const id of ids) pending.add(id);
-        throw error;
-      }
+  /** Reads back the agents others changed and applies them, in row order (new agents take their places for ties). */
+  async function readPending(into: MemoryPostings): Promise<void> {
+    const ids = [...pending];
+    pending = new Set();
+    try {
+      await readAndApply(
+        () => stored.documentsOf(db, ids),
+        (found, current) => {
+          const gone = new Set(ids);
+          for (const document of found) {
+            gone.delete(document.id);
+            if (current(document.id)) into.set(document.id, document.fields, document.restricted);
+          }
+          for (const id of gone) if (current(id)) into.delete(id);
+        },
+      );
+    } catch (error) {
+      for (const id of ids) pending.add(id);
+      throw error;
     }
+  }
+
+  async function readBack(): Promise<void> {
+    if (memory !== undefined && pending.size > 0) await readPending(memory);
     if (memory === undefined && load === undefined && atMost >= inMemoryFrom) {
       atMost = await stored.count(db);
       if (atMost >= inMemoryFrom) startLoad().catch(() => undefined);
