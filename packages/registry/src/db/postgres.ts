@@ -10,6 +10,7 @@
  * `agentry_changes` channel, delivered when the writing transaction commits, and one connection of this process
  * listens on it. When that connection is lost, the counter changes on every read until it is back, so that no
  * cache answers from what may be stale. Writes to the crawl queue's tables leave it as it is (`isCrawlBookkeeping`).
+ * Statements run often outside transactions are prepared once per connection (postgres-prepared.ts).
  */
 import { AgentryError, type AgentryErrorCode } from '@agentry/core';
 import {
@@ -28,6 +29,7 @@ import {
 import type pg from 'pg';
 import type { Database } from './database.js';
 import type { DatabaseDialect, RanAlone } from './dialect.js';
+import { preparingPool } from './postgres-prepared.js';
 
 /** The channel every registry table's trigger notifies on a write. */
 export const CHANGE_CHANNEL = 'agentry_changes';
@@ -169,7 +171,8 @@ export async function openPostgres(options: PostgresOptions): Promise<OpenedPost
 
   const changes = new ChangeFollower(options.url, driver);
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
+    // The statements run most are prepared once per connection (postgres-prepared.ts).
+    dialect: new PostgresDialect({ pool: preparingPool(pool) }),
     plugins: [new WriteCounter(() => changes.bump())],
   });
   const dialect = postgresDialect(db, pool, () => changes.count());
