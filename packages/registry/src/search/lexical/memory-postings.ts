@@ -176,6 +176,7 @@ export class MemoryPostings {
   private touched = new Int32Array(0);
   private scored = new Int32Array(0);
   private scope = new Uint8Array(0);
+  private values = new Float64Array(0);
   private readonly positions: number[][] = [];
 
   constructor(options: MemoryPostingsOptions = {}) {
@@ -324,7 +325,8 @@ export class MemoryPostings {
       this.score.byteLength +
       this.touched.byteLength +
       this.scored.byteLength +
-      this.scope.byteLength;
+      this.scope.byteLength +
+      this.values.byteLength;
     // A string in V8: a header and its characters; a Map entry and an array element besides.
     const strings = (count: number, chars: number) => count * (16 + 8 + 40) + chars;
     return (
@@ -856,58 +858,78 @@ export class MemoryPostings {
     return -1;
   }
 
-  /** The first `limit` scored agents, best first: by score, then public before restricted, then by order. */
+  /**
+   * The first `limit` scored agents, best first: by score, then public before restricted, then by order. The
+   * `limit`-th score is found by selection (linear), then only the agents at or above it are sorted.
+   */
   private top(count: number, limit: number): LexicalMatch[] {
     const score = this.score;
     const state = this.state;
     const order = this.order;
     const scored = this.scored;
-    // Whether a ranks below b.
-    const below = (a: number, b: number): boolean => {
-      const sa = score[a]!;
-      const sb = score[b]!;
-      if (sa !== sb) return sa < sb;
-      if (state[a] !== state[b]) return state[a] === RESTRICTED;
-      return order[a]! > order[b]!;
-    };
-    // A heap of the best `limit` so far, the lowest at its root.
-    const heap = new Int32Array(Math.min(limit, count));
-    let size = 0;
-    const siftDown = (slot: number) => {
-      let at = 0;
-      for (;;) {
-        const left = 2 * at + 1;
-        if (left >= size) break;
-        const right = left + 1;
-        const lower = right < size && below(heap[right]!, heap[left]!) ? right : left;
-        if (!below(heap[lower]!, slot)) break;
-        heap[at] = heap[lower]!;
-        at = lower;
-      }
-      heap[at] = slot;
-    };
-    let floor = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < count; i++) {
-      const slot = scored[i]!;
-      if (size < heap.length) {
-        let at = size++;
-        while (at > 0) {
-          const parent = (at - 1) >>> 1;
-          if (!below(slot, heap[parent]!)) break;
-          heap[at] = heap[parent]!;
-          at = parent;
+    let kept: number[];
+    if (count <= limit) kept = Array.from(scored.subarray(0, count));
+    else {
+      this.values = grown(this.values, count);
+      const values = this.values;
+      for (let i = 0; i < count; i++) values[i] = score[scored[i]!]!;
+      const threshold = select(values, count, count - limit);
+      kept = [];
+      // The agents at the threshold (often many: equal texts score alike) by public first, then order: a key
+      // each, the ones wanted found by selection again.
+      const tied = this.touched;
+      let ties = 0;
+      for (let i = 0; i < count; i++) {
+        const slot = scored[i]!;
+        const value = score[slot]!;
+        if (value > threshold) kept.push(slot);
+        else if (value === threshold) {
+          tied[ties] = slot;
+          values[ties++] = state[slot]! * 2 ** 32 + order[slot]!;
         }
-        heap[at] = slot;
-        if (size === heap.length) floor = score[heap[0]!]!;
-      } else if (score[slot]! >= floor && below(heap[0]!, slot)) {
-        siftDown(slot);
-        floor = score[heap[0]!]!;
+      }
+      const wanted = limit - kept.length;
+      const last = ties > wanted ? select(values, ties, wanted - 1) : Number.POSITIVE_INFINITY;
+      for (let i = 0; i < ties; i++) {
+        const slot = tied[i]!;
+        if (state[slot]! * 2 ** 32 + order[slot]! <= last) kept.push(slot);
       }
     }
-    const best = Array.from(heap.subarray(0, size));
-    best.sort((a, b) => (below(a, b) ? 1 : below(b, a) ? -1 : 0));
-    return best.map((slot) => ({ id: this.ids[slot]!, score: score[slot]! }));
+    // PUBLIC (1) sorts before RESTRICTED (2).
+    kept.sort((a, b) => score[b]! - score[a]! || state[a]! - state[b]! || order[a]! - order[b]!);
+    return kept.map((slot) => ({ id: this.ids[slot]!, score: score[slot]! }));
   }
+}
+
+/** The value that would be at `k` (0-based) were the first `count` values sorted ascending (they are reordered). */
+function select(values: Float64Array, count: number, k: number): number {
+  let low = 0;
+  let high = count - 1;
+  while (low < high) {
+    // Hoare partition around the median of three.
+    const middle = (low + high) >>> 1;
+    const a = values[low]!;
+    const b = values[middle]!;
+    const c = values[high]!;
+    const pivot = Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const swap = values[i]!;
+        values[i] = values[j]!;
+        values[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) high = j;
+    else if (k >= i) low = i;
+    else return values[k]!;
+  }
+  return values[k]!;
 }
 
 /**
