@@ -49,6 +49,12 @@ export interface PostgresOptions {
   maxConnections?: number;
   /** How long a statement waits for a lock held by another connection (default 5000 ms). */
   busyTimeoutMs?: number;
+  /**
+   * Prepare the statements run often, once per connection (postgres-prepared.ts). Default: on, unless the
+   * environment says `AGENTRY_POSTGRES_PREPARED=off` — for a pooler that hands one client's statements to several
+   * server connections (PgBouncer in transaction mode before 1.21, or without `max_prepared_statements`).
+   */
+  preparedStatements?: boolean;
 }
 
 /** The database cannot be reached, does not exist, or refuses the login: one line saying which, and what fixes it. */
@@ -172,7 +178,12 @@ export async function openPostgres(options: PostgresOptions): Promise<OpenedPost
   const changes = new ChangeFollower(options.url, driver);
   const db = new Kysely<Database>({
     // The statements run most are prepared once per connection (postgres-prepared.ts).
-    dialect: new PostgresDialect({ pool: preparingPool(pool) }),
+    dialect: new PostgresDialect({
+      pool:
+        (options.preparedStatements ?? process.env['AGENTRY_POSTGRES_PREPARED'] !== 'off')
+          ? preparingPool(pool)
+          : pool,
+    }),
     plugins: [new WriteCounter(() => changes.bump())],
   });
   const dialect = postgresDialect(db, pool, () => changes.count());

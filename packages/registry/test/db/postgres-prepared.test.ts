@@ -3,13 +3,14 @@
  * registry uses it: a statement run a few times outside a transaction is prepared on its connection and answers as
  * before; a table changed under a prepared `select *` (another connection adds a column, as a newer replica's
  * migration would) is answered with the new column, not refused; a prepared statement the connection lost is run
- * again; statements inside transactions are never prepared; and a registry opened on the database prepares its
- * hot read and serves it.
+ * again; statements inside transactions are never prepared; and the registry's own pool (`openPostgres`) prepares
+ * unless told not to (`preparedStatements: false`, for poolers that cannot keep them).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { openPostgres } from '../../src/db/postgres.js';
 import { preparingPool } from '../../src/db/postgres-prepared.js';
 import { freshPostgresDatabase, type TestPostgres } from './postgres-fixture.js';
 
@@ -97,6 +98,27 @@ describe('named prepared statements on PostgreSQL', () => {
     // Outside one, the same text is.
     for (let i = 0; i < 5; i++) await db.selectFrom('notes').select('body').where('id', '>', 0).execute();
     assert.equal((await prepared(db)).filter((statement) => statement.includes('"id" > $1')).length, 1);
+  });
+
+  test("the registry's pool prepares, unless told not to", async () => {
+    for (const preparedStatements of [true, false]) {
+      const opened = await openPostgres({ url: database.url, maxConnections: 1, preparedStatements });
+      try {
+        const registryDb = opened.db.withTables<Tables>();
+        for (let i = 0; i < 5; i++)
+          await registryDb.selectFrom('notes').select('id').where('id', '<', 9).execute();
+        const { rows } = await sql<{
+          statement: string;
+        }>`select statement from pg_prepared_statements`.execute(opened.db);
+        assert.equal(
+          rows.some((row) => row.statement.includes('"id" < $1')),
+          preparedStatements,
+          rows.map((row) => row.statement).join('\n'),
+        );
+      } finally {
+        await opened.close();
+      }
+    }
   });
 
   test('a failing statement fails as it would unprepared, and the connection goes on', async () => {
