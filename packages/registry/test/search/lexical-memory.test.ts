@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { SearchDocument, SearchHit, SearchIndex, SearchOptions } from '../../src/search/index.js';
+import { aidipAgent, asArray, startRegistry } from '../support.js';
 import { testDialect } from '../test-dialect.js';
 import { createSearchIndex, doc, openTestDatabase, type TestDatabase } from './helpers.js';
 
@@ -234,6 +235,34 @@ describe('the lexical index in memory', () => {
       }
     } finally {
       await indexes.close();
+    }
+  });
+
+  it("ranks a registry's searches in memory with lexicalInMemoryFrom, hiding what a caller may not see", async () => {
+    const served = await startRegistry({ lexicalInMemoryFrom: 0 });
+    try {
+      for (const [id, access] of [
+        ['open-tides', undefined],
+        ['team-tides', { groups: ['team-a'] }],
+      ] as const) {
+        const document = { ...aidipAgent({ id, name: `Tide tables ${id}` }), ...(access ? { access } : {}) };
+        const answer = await served.request('/agents', { token: served.admin, body: document });
+        assert.equal(answer.status, 201, answer.text);
+      }
+      assert.equal((await served.registry.search.stats()).lexicalInMemory, true);
+      const found = async (token?: string) =>
+        asArray(
+          (
+            await served.request('/agents/search', {
+              ...(token ? { token } : {}),
+              body: { query: 'tide tables' },
+            })
+          ).json,
+        ).map((hit) => hit['id']);
+      assert.deepEqual(await found(), ['open-tides']);
+      assert.deepEqual((await found(served.admin)).sort(), ['open-tides', 'team-tides']);
+    } finally {
+      await served.close();
     }
   });
 
