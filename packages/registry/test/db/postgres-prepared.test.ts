@@ -14,9 +14,10 @@ import { openPostgres } from '../../src/db/postgres.js';
 import { preparingPool } from '../../src/db/postgres-prepared.js';
 import { freshPostgresDatabase, type TestPostgres } from './postgres-fixture.js';
 
-interface Tables {
+/** A type, not an interface: `withTables` takes a record of tables. */
+type Tables = {
   notes: { id: number; body: string };
-}
+};
 
 /** The statements prepared on the pool's one connection, by text. */
 async function prepared(db: Kysely<Tables>): Promise<string[]> {
