@@ -89,6 +89,8 @@ for (let i = 0; i < 200; i++) {
 
 interface Measure {
   agents: number;
+  terms: number;
+  parts: MemoryPostings['byteParts'];
   postings: number;
   bytes: number;
   heapUsed: number;
@@ -121,6 +123,8 @@ function measure(index: MemoryPostings): Measure {
   const memory = process.memoryUsage();
   return {
     agents: index.size,
+    terms: index.terms,
+    parts: index.byteParts,
     postings: index.postings,
     bytes: index.bytes,
     heapUsed: memory.heapUsed,
@@ -137,7 +141,9 @@ const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 function report(label: string, m: Measure, buildSeconds: number) {
   console.log(
     `${label}: ${m.agents.toLocaleString('en')} agents, ${m.postings.toLocaleString('en')} postings, built in ${buildSeconds.toFixed(1)} s; ` +
-      `index ${mb(m.bytes)} (${(m.bytes / m.postings).toFixed(1)} B a posting), heap ${mb(m.heapUsed)}, rss ${mb(m.rss)}; ` +
+      `index ${mb(m.bytes)} (${(m.bytes / m.postings).toFixed(1)} B a posting; postings ${mb(m.parts.postings)} = ` +
+      `${(m.parts.postings / m.postings).toFixed(1)} B a posting, areas ${mb(m.parts.areas)}, agents ${mb(m.parts.agents)}, ` +
+      `${m.terms.toLocaleString('en')} terms ${mb(m.parts.terms)}, scratch ${mb(m.parts.scratch)}), heap ${mb(m.heapUsed)}, rss ${mb(m.rss)}; ` +
       `query p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, mean ${m.mean.toFixed(2)} ms, CPU ${m.cpuPerQuery.toFixed(2)} ms a query; ` +
       `${(m.hits / queries.length).toFixed(0)} hits a query; load ${loadavg()
         .map((l) => l.toFixed(1))

@@ -150,7 +150,7 @@ export class MemoryPostings {
 
   // Terms, by id.
   private readonly termIds = new Map<string, number>();
-  private terms: string[] = [];
+  private termTexts: string[] = [];
   private termChars = 0;
   private heads = new Uint32Array(0);
   private tails = new Uint32Array(0);
@@ -194,6 +194,11 @@ export class MemoryPostings {
   /** Postings stored, those of replaced and deleted agents included until a compaction. */
   get postings(): number {
     return this.storedPostings;
+  }
+
+  /** Distinct terms held (until a compaction, those of replaced and deleted agents too). */
+  get terms(): number {
+    return this.termTexts.length;
   }
 
   has(id: string): boolean {
@@ -310,34 +315,41 @@ export class MemoryPostings {
 
   /** Approximate bytes held (typed arrays + rough per-id and per-term cost), for stats and docs. */
   get bytes(): number {
-    const arrays =
-      this.state.byteLength +
-      this.lengths.byteLength +
-      this.order.byteLength +
-      this.areas.byteLength +
-      this.heads.byteLength +
-      this.tails.byteLength +
-      this.tailUsed.byteLength +
-      this.postingCounts.byteLength +
-      this.publicCounts.byteLength +
-      this.countedAt.byteLength +
-      this.frequency.byteLength +
-      this.score.byteLength +
-      this.touched.byteLength +
-      this.scored.byteLength +
-      this.scope.byteLength +
-      this.values.byteLength;
+    const parts = this.byteParts;
+    return parts.postings + parts.areas + parts.agents + parts.terms + parts.scratch;
+  }
+
+  /** `bytes` by what holds them: the postings' pages, the agents' areas, per agent, per term, search scratch. */
+  get byteParts(): { postings: number; areas: number; agents: number; terms: number; scratch: number } {
     // A string in V8: a header and its characters; a Map entry and an array element besides.
     const strings = (count: number, chars: number) => count * (16 + 8 + 40) + chars;
-    return (
-      this.postingPages.bytes +
-      this.positionPages.bytes +
-      arrays +
-      this.ids.length * 8 +
-      strings(this.live, this.idChars) +
-      strings(this.terms.length, this.termChars) +
-      this.sortedTerms.length * 8
-    );
+    return {
+      postings: this.postingPages.bytes,
+      areas: this.positionPages.bytes,
+      agents:
+        this.state.byteLength +
+        this.lengths.byteLength +
+        this.order.byteLength +
+        this.areas.byteLength +
+        this.ids.length * 8 +
+        strings(this.live, this.idChars),
+      terms:
+        this.heads.byteLength +
+        this.tails.byteLength +
+        this.tailUsed.byteLength +
+        this.postingCounts.byteLength +
+        this.publicCounts.byteLength +
+        this.countedAt.byteLength +
+        strings(this.termTexts.length, this.termChars) +
+        this.sortedTerms.length * 8,
+      scratch:
+        this.frequency.byteLength +
+        this.score.byteLength +
+        this.touched.byteLength +
+        this.scored.byteLength +
+        this.scope.byteLength +
+        this.values.byteLength,
+    };
   }
 
   /** Rebuilds the pools without the postings of freed slots, and renumbers the slots (order kept). */
@@ -365,7 +377,7 @@ export class MemoryPostings {
     for (const slot of restricted) this.restrictedSlots.add(slot);
 
     const old = {
-      terms: this.terms,
+      terms: this.termTexts,
       heads: this.heads,
       tails: this.tails,
       tailUsed: this.tailUsed,
@@ -373,7 +385,7 @@ export class MemoryPostings {
       positionPages: this.positionPages.pages,
     };
     this.termIds.clear();
-    this.terms = [];
+    this.termTexts = [];
     this.termChars = 0;
     this.heads = new Uint32Array(0);
     this.tails = new Uint32Array(0);
@@ -460,8 +472,8 @@ export class MemoryPostings {
   private termId(text: string): number {
     const known = this.termIds.get(text);
     if (known !== undefined) return known;
-    const id = this.terms.length;
-    this.terms.push(text);
+    const id = this.termTexts.length;
+    this.termTexts.push(text);
     this.termIds.set(text, id);
     this.termChars += text.length * 2;
     this.heads = grown(this.heads, id + 1);
@@ -592,27 +604,27 @@ export class MemoryPostings {
   }
 
   private termsStartingWith(prefix: string): number[] {
-    if (this.terms.length - this.sortedUpTo > UNSORTED_TERMS) {
-      for (let id = this.sortedUpTo; id < this.terms.length; id++) this.sortedTerms.push(id);
-      const terms = this.terms;
+    if (this.termTexts.length - this.sortedUpTo > UNSORTED_TERMS) {
+      for (let id = this.sortedUpTo; id < this.termTexts.length; id++) this.sortedTerms.push(id);
+      const terms = this.termTexts;
       this.sortedTerms.sort((a, b) => (terms[a]! < terms[b]! ? -1 : terms[a]! > terms[b]! ? 1 : 0));
-      this.sortedUpTo = this.terms.length;
+      this.sortedUpTo = this.termTexts.length;
     }
     const out: number[] = [];
     let low = 0;
     let high = this.sortedTerms.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (this.terms[this.sortedTerms[middle]!]! < prefix) low = middle + 1;
+      if (this.termTexts[this.sortedTerms[middle]!]! < prefix) low = middle + 1;
       else high = middle;
     }
     for (let i = low; i < this.sortedTerms.length; i++) {
       const id = this.sortedTerms[i]!;
-      if (!this.terms[id]!.startsWith(prefix)) break;
+      if (!this.termTexts[id]!.startsWith(prefix)) break;
       out.push(id);
     }
-    for (let id = this.sortedUpTo; id < this.terms.length; id++) {
-      if (this.terms[id]!.startsWith(prefix)) out.push(id);
+    for (let id = this.sortedUpTo; id < this.termTexts.length; id++) {
+      if (this.termTexts[id]!.startsWith(prefix)) out.push(id);
     }
     return out;
   }
