@@ -35,19 +35,52 @@ const PAGE_CACHE_KIB = 64 * 1024;
 export function openSqlite(options: SqliteOptions): { db: Kysely<Database>; dialect: DatabaseDialect } {
   const database = new BetterSqlite(options.path);
   const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
-  // First: processes opening a new file together wait for each other's switch to WAL instead of failing.
-  database.pragma(`busy_timeout = ${busyTimeoutMs}`);
-  // WAL lets readers run beside the writer; NORMAL syncs at checkpoints, which in WAL mode keeps every committed
-  // transaction across a process crash (only a power loss may drop the last ones).
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
-  database.pragma('foreign_keys = ON');
-  database.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
-  database.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-  database.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+  try {
+    // First: every statement below waits for a lock another process holds instead of failing.
+    database.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    // WAL lets readers run beside the writer; NORMAL syncs at checkpoints, which in WAL mode keeps every
+    // committed transaction across a process crash (only a power loss may drop the last ones).
+    switchToWal(database, busyTimeoutMs);
+    database.pragma('synchronous = NORMAL');
+    database.pragma('foreign_keys = ON');
+    database.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
+    database.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    database.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+  } catch (error) {
+    database.close();
+    throw error;
+  }
   const counting = countingDatabase(database);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: counting }) });
   return { db, dialect: sqliteDialect(database, db, counting.changeCount, busyTimeoutMs) };
+}
+
+/**
+ * Puts the file in WAL mode (a no-op when it is already). Switching a file that is not yet in WAL reads its header,
+ * then writes it: a read that must become a write, which SQLite refuses at once ("database is locked",
+ * SQLITE_BUSY) rather than wait for, when another connection holds the write lock meanwhile — two readers each
+ * waiting for the other to finish would wait forever. busy_timeout does not cover that refusal. Processes opening
+ * a new file together meet it: one switches the file while another reads its header (19 opens in 2,000 when eight
+ * start at once; one of three registries in concurrent-start.test.ts about once in six runs on CI). So, refused,
+ * the switch waits for the write lock the way every other statement does — BEGIN IMMEDIATE, under busy_timeout,
+ * holding no lock while it waits — lets it go, and tries again: by then the other connection has committed, and
+ * a file it switched is read in WAL mode and not written again. A wait that runs out throws, as any statement's.
+ */
+function switchToWal(database: BetterSqlite.Database, busyTimeoutMs: number): void {
+  // Each refusal means another connection wrote meanwhile; one that keeps the file out of WAL (a tool writing it
+  // in another journal mode) and keeps writing is given busy_timeout, not forever.
+  const deadline = performance.now() + busyTimeoutMs;
+  for (;;) {
+    try {
+      database.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      const code = String((error as { code?: unknown }).code);
+      if (!code.startsWith('SQLITE_BUSY') || performance.now() > deadline) throw error;
+    }
+    database.exec('BEGIN IMMEDIATE');
+    database.exec('ROLLBACK');
+  }
 }
 
 /**

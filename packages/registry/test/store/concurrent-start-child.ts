@@ -1,7 +1,7 @@
 /**
  * One registry start for concurrent-start.test.ts: loads everything, says `ready`, waits for a line on stdin (so
  * that every process opens the file at the same moment), then opens the registry on the file it is given and
- * prints the admin token this start generated (or null) as one JSON line.
+ * prints the admin token this start generated (or null) as one JSON line, or the error it failed with.
  */
 import { once } from 'node:events';
 import { createRegistry } from '../../src/registry.js';
@@ -15,6 +15,8 @@ try {
   process.stdout.write(`${JSON.stringify({ adminToken: registry.adminToken ?? null })}\n`);
   await registry.close();
 } catch (error) {
-  process.stdout.write(`${JSON.stringify({ error: (error as Error).message })}\n`);
+  // The code and the stack too: a start that fails only now and then says which statement failed, and where.
+  const { message, code, stack } = error as Error & { code?: unknown };
+  process.stdout.write(`${JSON.stringify({ error: message, code, stack })}\n`);
   process.exitCode = 1;
 }

@@ -1,7 +1,8 @@
 /**
  * Registry processes started together on one new database file, as the docs allow (several processes may share a
  * file): every one starts, the migrations run once, the schema is the one a single start makes, and exactly one
- * of them shows an admin token, which is the one stored.
+ * of them shows an admin token, which is the one stored. Whether they meet each other's locks depends on timing;
+ * db/sqlite-open.test.ts holds the lock on purpose for the one they raced on (the switch of the new file to WAL).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -22,6 +23,8 @@ const ROUNDS = 2;
 interface StartResult {
   adminToken?: string | null;
   error?: string;
+  code?: string;
+  stack?: string;
 }
 
 /** Starts `count` registry processes on `databasePath` at the same moment; their answers in start order. */
