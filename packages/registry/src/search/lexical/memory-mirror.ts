@@ -184,7 +184,12 @@ export async function openLexicalMirror(
     documents: (db, after, limit) => stored.documents(db, after, limit),
     documentsOf: (db, ids) => stored.documentsOf(db, ids),
     async search(db, query, options) {
-      return memory ? memory.search(query, options) : stored.search(db, query, options);
+      const ranking = memory;
+      if (!ranking) return stored.search(db, query, options);
+      // Ranking in memory holds the thread for milliseconds: the query's embedding request (asked for just before)
+      // goes out first, so the two overlap as they do with the stored engine.
+      await new Promise((resolve) => setImmediate(resolve));
+      return ranking.search(query, options);
     },
     async explain(db, query, ids) {
       if (!memory) return stored.explain(db, query, ids);
