@@ -28,6 +28,9 @@
  * in minutes, where exact hybrid searches take seconds each.
  * `--keep <dir>` keeps each size's database there (`registry-<agents>.db`); `--preloaded` measures the databases a
  * run with `--keep` left instead of preloading again.
+ * On PostgreSQL, one role at a time: `--role measure --db postgres://…/<database>` measures a registry there (one
+ * `agentry migrate` filled from a preloaded file; docs/deploy.md) and prints its JSON line; `--approximate-from`
+ * as above.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
