@@ -121,6 +121,8 @@ export class FacetIndex {
   #checkedAt: number | undefined;
   /** How far it has read the log of changed agents (agent-changes.ts). */
   #position: ChangeLogPosition = 0;
+  /** The read of the log that `current({ exact: true })` callers wait for, until it begins. */
+  #nextVerify: Promise<void> | undefined;
   /** Refreshes and loads run one after another: each reads what the one before left. */
   #work: Promise<void> = Promise.resolve();
 
@@ -145,7 +147,13 @@ export class FacetIndex {
   async current(options: { exact?: boolean } = {}): Promise<void> {
     const verify = options.exact === true && this.#dialect === 'postgres';
     if (this.#loaded && !verify && this.#changeCount() === this.#checkedAt) return;
-    await this.#serially(() => this.#refresh(verify));
+    if (!verify) return this.#serially(() => this.#refresh(false));
+    // Every request waiting for a read of the log that has not begun yet shares it: it begins after they came.
+    this.#nextVerify ??= this.#serially(() => {
+      this.#nextVerify = undefined;
+      return this.#refresh(true);
+    });
+    return this.#nextVerify;
   }
 
   /**

@@ -4,7 +4,8 @@
  * random filters, callers (the admin, anonymous, a publisher, a group member) and page sizes, every page of a
  * walk by cursor holds the same agents in the same order with the same `more`, and a search's scope the same
  * agents, while another connection registers, rewrites, restricts, opens up and deletes agents just before each
- * request (PostgreSQL tells of its commits later, by notification: the index reads the log instead).
+ * request (PostgreSQL tells of its commits later, by notification: the index reads the log instead), and lists
+ * asked together just after such a write.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -205,6 +206,36 @@ export function describeIndexedLists(dialect: DialectName): void {
       );
       // The runs listed agents over several pages, not only empty answers.
       assert.ok(listed > runs / 2 && pages > runs, `${listed} agents over ${pages} pages`);
+    });
+
+    test('lists asked together after a write through another connection all hold it', async () => {
+      const filters: AgentFilters = { tags: ['together'] };
+      const caller = CALLERS[1]!;
+      for (const [round, id] of IDS.slice(0, 6).entries()) {
+        await apply([
+          {
+            kind: 'register',
+            shape: {
+              ...fc.sample(shape, { numRuns: 1, seed: round })[0]!,
+              id,
+              tags: ['together'],
+              groups: undefined,
+            },
+          },
+        ]);
+        const pages = await Promise.all(
+          Array.from({ length: 8 }, () => store.agents.list({ caller, filters, limit: 50 })),
+        );
+        const expected = (await statements.list({ caller, filters, limit: 50 })).items.map(
+          (item) => item.record.id,
+        );
+        assert.ok(expected.includes(id));
+        for (const page of pages)
+          assert.deepEqual(
+            page.items.map((item) => item.record.id),
+            expected,
+          );
+      }
     });
   });
 }
