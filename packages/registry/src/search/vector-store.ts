@@ -28,7 +28,7 @@ export interface VectorStoreOptions {
    * the exact pass. A scope (filter, hidden agents) of at most this many agents with a vector is scored exactly.
    */
   approximateFrom?: number;
-  /** Lists the approximate index probes per query vector (default: its own, 3% of the lists, at least 8). */
+  /** Lists the approximate index probes per query vector (default: its own, 1.2% of the lists, at least 10). */
   probes?: number;
 }
 
