@@ -4,7 +4,7 @@
  * knows, found by asking FTS5 about every code point (a row `q<c>q` each, read back through fts5vocab). The
  * in-memory lexical index (memory-text.ts) applies the table, so that its words are FTS5's words.
  *
- *   node --import tsx bench/registry/fts5-unicode-table.ts
+ *   node --import tsx bench/registry/fts5-unicode-table.ts && npx biome check --write packages/registry/src/search/lexical/fts5-unicode.ts
  *
  * Run it again when better-sqlite3 (its SQLite) or Node (its Unicode version) changes; the parity test
  * (test/search/memory-postings-parity.test.ts) samples code points against FTS5 and fails when they drift.
