@@ -254,6 +254,35 @@ describe('in-memory lexical index', () => {
     assert.ok(index.bytes > 0);
   });
 
+  it('counts a long quoted phrase as FTS5 does', () => {
+    const words = Array.from({ length: 30 }, (_, i) => `word${i % 7}x`);
+    const empty = {
+      name: '',
+      description: '',
+      tags: '',
+      capabilities: '',
+      operationNames: '',
+      operationText: '',
+      parameters: '',
+    };
+    const operations: Operation[] = [
+      { kind: 'set', id: 'a', fields: { ...empty, description: words.join(' ') }, restricted: false },
+      {
+        kind: 'set',
+        id: 'b',
+        fields: { ...empty, description: words.slice(0, 20).join(' ') },
+        restricted: false,
+      },
+      { kind: 'set', id: 'c', fields: { ...empty, name: 'word1x' }, restricted: false },
+    ];
+    const index = new MemoryPostings();
+    for (const op of operations) if (op.kind === 'set') index.set(op.id, op.fields, op.restricted);
+    const query = parseLexicalQuery(`"${words.slice(0, 25).join(' ')}"`);
+    const expected = reference(apply(operations), query, { limit: 10 });
+    assert.ok(query.clauses.some((clause) => clause.kind === 'phrase' && clause.words.length === 25));
+    assertSameRanking(index.search(query, { limit: 10 }), expected, 'long phrase');
+  });
+
   it('names the words of the text that matched, field by field, as they are written', () => {
     const fields = {
       name: 'Get_Weather getWeather get Weather',

@@ -944,13 +944,18 @@ function select(values: Float64Array, count: number, k: number): number {
   return values[k]!;
 }
 
+/** Where phraseFrequency reads each term's positions up to (grown for a longer phrase). */
+let phraseCursors = new Int32Array(16);
+
 /**
  * A phrase's occurrences in one agent, each weighted by its field: the starts of its first term's occurrences
  * that the i-th term follows at i positions further in the same field (positions carry their field above bit 24).
  */
 function phraseFrequency(positions: readonly number[][], size: number, weights: Float64Array): number {
   let total = 0;
-  const cursors = new Array<number>(size).fill(0);
+  if (phraseCursors.length < size) phraseCursors = new Int32Array(size);
+  const cursors = phraseCursors;
+  cursors.fill(0, 0, size);
   for (const start of positions[0]!) {
     let holds = true;
     for (let e = 1; e < size && holds; e++) {
