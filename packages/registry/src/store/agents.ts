@@ -584,8 +584,8 @@ export class AgentRepository {
   }
 
   /**
-   * A filtered page from the facet index, brought up to date with the database first (on PostgreSQL, by reading
-   * the change log, not waiting for its notification): the agents meeting the filters in id order after
+   * A filtered page from the facet index, brought up to date with the database first (by reading the change log,
+   * not waiting for the change counter to hear of other connections' commits): the agents meeting the filters in id order after
    * `afterId`, less those hidden from `caller` (asked of the database after that), then the page's rows, read
    * with `caller`'s visibility again. The same page the statement of `list` gives: the same agents in the same
    * order, and `more` when one more agent follows. At 1,000,000 agents the statement intersected the filters'

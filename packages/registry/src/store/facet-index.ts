@@ -9,14 +9,14 @@
  * each time (`hiddenAgentIds` in filters.ts).
  *
  * The index stays exact by following the log of changed agents (agent-changes.ts), which triggers in the database
- * stamp on every write to the agents and the tables of their values, whoever makes it (this process, another one,
- * a replica, a migration): when the database's change counter (`DatabaseDialect.changeCount`, which also hears
- * other processes' and replicas' commits) has moved (or, on PostgreSQL, at every `current({ exact: true })`), the agents stamped since the index's position in the log are
- * read again by id (those gone are dropped), and the position moves past them. Positions follow commit order on
- * both dialects, so no write is missed however its `updated_at` was stamped, and nothing needs comparing every
- * agent afterwards. Many changes at once (more than 10,000 and a quarter of the agents: a bulk load) are read table
- * by table instead. The first load reads every value table once (at 100,000 agents: about 40 MB of heap and
- * 1.5-2 s of CPU), after taking its position in the log.
+ * stamp on every write to the agents and the tables of their values, whoever makes it (this process, another one, a
+ * replica, a migration): when the database's change counter (`DatabaseDialect.changeCount`, which also hears other
+ * processes' and replicas' commits) has moved (or at every `current({ exact: true })`), the agents stamped since the
+ * index's position in the log are read again by id (those gone are dropped), and the position moves past them.
+ * Positions follow commit order on both dialects, so no write is missed however its `updated_at` was stamped, and
+ * nothing needs comparing every agent afterwards. Many changes at once (more than 10,000 and a quarter of the
+ * agents: a bulk load) are read table by table instead. The first load reads every value table once (at 100,000
+ * agents: about 40 MB of heap and 1.5-2 s of CPU), after taking its position in the log.
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/database.js';
@@ -139,13 +139,12 @@ export class FacetIndex {
 
   /**
    * Brings the index up to what the database holds now; at once when nothing was written since the last time.
-   * With `exact`, on PostgreSQL, the log is read even when the change counter has not moved: the counter hears
-   * other connections' commits by notification, which may arrive after a request that follows the commit, and an
-   * answer that must be what the database answers (a list page) cannot wait for it. SQLite's counter asks the file
-   * itself at every look, so it is exact already.
+   * With `exact`, the log is read even when the change counter has not moved (one indexed statement, usually no
+   * rows): the counter hears other connections' commits later (PostgreSQL by notification; SQLite asks the file at
+   * most once a millisecond), and an answer that must be what the database answers (a list page) cannot wait.
    */
   async current(options: { exact?: boolean } = {}): Promise<void> {
-    const verify = options.exact === true && this.#dialect === 'postgres';
+    const verify = options.exact === true;
     if (this.#loaded && !verify && this.#changeCount() === this.#checkedAt) return;
     if (!verify) return this.#serially(() => this.#refresh(false));
     // Every request waiting for a read of the log that has not begun yet shares it: it begins after they came.
