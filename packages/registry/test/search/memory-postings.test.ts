@@ -283,6 +283,86 @@ describe('in-memory lexical index', () => {
     assertSameRanking(index.search(query, { limit: 10 }), expected, 'long phrase');
   });
 
+  it('finds phrases and repeated words past 8,192 positions (areas kept in 32 bits apart), compacted or not', () => {
+    const empty = {
+      name: '',
+      description: '',
+      tags: '',
+      capabilities: '',
+      operationNames: '',
+      operationText: '',
+      parameters: '',
+    };
+    // A text of `padding` filler words (a repeated term) then some vocabulary: phrases and repetitions land around
+    // the 16-bit areas' bound on positions.
+    const padded = fc
+      .tuple(fc.integer({ min: 8_180, max: 8_200 }), text)
+      .map(([padding, tail]) => `${'filler '.repeat(padding)}${tail}`);
+    const longFields: fc.Arbitrary<LexicalFields> = fc.record({
+      name: text,
+      description: fc.oneof(text, padded),
+      tags: text,
+      capabilities: text,
+      operationNames: text,
+      operationText: fc.oneof(text, padded),
+      parameters: text,
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ id: fc.constantFrom(...IDS), fields: longFields, restricted: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        fc.subarray(IDS, { maxLength: 2 }),
+        fc.array(queryText, { minLength: 1, maxLength: 3 }),
+        (sets, deleted, queries) => {
+          const operations: Operation[] = [
+            ...sets.map((set) => ({ kind: 'set' as const, ...set })),
+            ...deleted.map((id) => ({ kind: 'delete' as const, id })),
+          ];
+          const compacting = new MemoryPostings({ compactFrom: 1 });
+          const lazy = new MemoryPostings();
+          for (const op of operations) {
+            for (const index of [compacting, lazy]) {
+              if (op.kind === 'set') index.set(op.id, op.fields, op.restricted);
+              else index.delete(op.id);
+            }
+          }
+          const agents = apply(operations);
+          for (const text of [...queries, '"filler weather"', 'filler']) {
+            const query = parseLexicalQuery(text);
+            const expected = reference(agents, query, { limit: 10 });
+            assertSameRanking(lazy.search(query, { limit: 10 }), expected, text);
+            assertSameRanking(compacting.search(query, { limit: 10 }), expected, `${text} (compacted)`);
+          }
+        },
+      ),
+      { seed: 20261129, numRuns: 25 },
+    );
+    // More occurrences of one word than 16 bits count.
+    const index = new MemoryPostings();
+    const many = { ...empty, description: `${'filler '.repeat(70_000)}weather forecast` };
+    index.set('a', many, false);
+    index.set('b', { ...empty, description: 'filler weather forecast' }, false);
+    const operations: Operation[] = [
+      { kind: 'set', id: 'a', fields: many, restricted: false },
+      {
+        kind: 'set',
+        id: 'b',
+        fields: { ...empty, description: 'filler weather forecast' },
+        restricted: false,
+      },
+    ];
+    for (const text of ['"filler weather forecast"', 'filler', 'forecast']) {
+      const query = parseLexicalQuery(text);
+      assertSameRanking(
+        index.search(query, { limit: 10 }),
+        reference(apply(operations), query, { limit: 10 }),
+        text,
+      );
+    }
+  });
+
   it('names the words of the text that matched, field by field, as they are written', () => {
     const fields = {
       name: 'Get_Weather getWeather get Weather',

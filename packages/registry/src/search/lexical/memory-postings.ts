@@ -9,9 +9,11 @@
  * order for ties); per slot a state (free, public, restricted), a length in tokens and an order. Each term's
  * postings are (slot, payload) pairs, slots ascending, in a chain of blocks (2, 4, 8… up to 4,096 postings) carved
  * from 4 MB pages of 32-bit words, so that a million terms of one posting cost no typed array each. A payload is
- * the term's one occurrence in the agent (field in bits 24–26, position below) or, with bit 31 set, the address
- * of its occurrences in a second page pool (count, then each). So a posting costs 8 bytes, plus 4 per occurrence
- * beyond the first. A freed slot's postings stay until a compaction rebuilds the pools (when a quarter of the
+ * the term's one occurrence in the agent (field in bits 24–26, position below) or, with bit 31 set, its weighted
+ * frequency; the agent's occurrences of the terms it holds more than once are in its area, in a pool of 16-bit
+ * words (term in two halves, count, then each occurrence as field and position in 16 bits), or, when a position
+ * reaches 8,192, in a pool of 32-bit words apart. So a posting costs 8 bytes, plus about 2 per occurrence beyond
+ * the first and 6 per term an agent repeats. A freed slot's postings stay until a compaction rebuilds the pools (when a quarter of the
  * slots are free): every search skips them by the slot's state.
  *
  * Ranking: FTS5's BM25 (`visible-bm25.ts`), term at a time: for each clause of the query (a term, a prefix, a
@@ -69,14 +71,31 @@ const COMPACT_FROM = 10_000;
 /** New terms the prefix lookup scans one by one before it sorts them in. */
 const UNSORTED_TERMS = 4096;
 
-/** 32-bit words in pages of 4 MB, allocated by bumping; address 0 is never given (it means none). */
-class WordPages {
-  readonly pages: Uint32Array[] = [];
+/**
+ * An area's occurrences in 16 bits: the field above `NARROW_POSITION_BITS`, the position below. An agent whose
+ * area holds a position from `NARROW_POSITION_LIMIT` on (or more entries or occurrences than 16 bits count) has
+ * its area in 32-bit words instead, apart (`WIDE_AREA`): exact either way.
+ */
+const NARROW_POSITION_BITS = 13;
+const NARROW_POSITION_LIMIT = 1 << NARROW_POSITION_BITS;
+const NARROW_POSITION_MASK = NARROW_POSITION_LIMIT - 1;
+const NARROW_COUNT_LIMIT = 0xffff;
+/** Marks an agent's area address as one in the 32-bit pool. */
+const WIDE_AREA = 0x8000_0000;
+
+/**
+ * Words (16 or 32 bits) in pages of 2^20 words, allocated by bumping; address 0 is never given (it means none).
+ * An allocation never spans pages.
+ */
+class WordPages<Page extends Uint16Array | Uint32Array = Uint32Array> {
+  readonly pages: Page[] = [];
   private top = PAGE_WORDS;
+
+  constructor(private readonly makePage: () => Page = () => new Uint32Array(PAGE_WORDS) as Page) {}
 
   allocate(words: number): number {
     if (this.top + words > PAGE_WORDS) {
-      this.pages.push(new Uint32Array(PAGE_WORDS));
+      this.pages.push(this.makePage());
       // The first page's first word stays unused, so that no address is 0.
       this.top = this.pages.length === 1 ? 1 : 0;
     }
@@ -86,8 +105,13 @@ class WordPages {
   }
 
   get bytes(): number {
-    return this.pages.length * PAGE_WORDS * 4;
+    return this.pages.reduce((sum, page) => sum + page.byteLength, 0);
   }
+}
+
+/** The pool of areas in 16-bit words (2 MB pages). */
+function narrowPages(): WordPages<Uint16Array> {
+  return new WordPages(() => new Uint16Array(PAGE_WORDS));
 }
 
 function grown<T extends Uint8Array | Uint32Array | Float64Array | Int32Array>(array: T, needed: number): T {
@@ -162,8 +186,13 @@ export class MemoryPostings {
   /** Agents freed (replaced or deleted) so far: any kept count of public agents may have dropped since. */
   private frees = 0;
   private postingPages = new WordPages();
-  private positionPages = new WordPages();
-  /** Each agent's area in `positionPages` (0: it holds no term twice). */
+  private positionPages = narrowPages();
+  private widePositionPages = new WordPages();
+  /**
+   * Each agent's area in `positionPages`, or (with `WIDE_AREA` set) in `widePositionPages` (0: it holds no term
+   * twice). An area: its count of entries, then per entry the term (two 16-bit halves, low first, in the narrow
+   * pool), its count of occurrences and each occurrence.
+   */
   private areas = new Uint32Array(0);
   private storedPostings = 0;
   /** Term ids sorted by text, for prefixes; terms from `sorted.length` on are not in it yet. */
@@ -325,7 +354,7 @@ export class MemoryPostings {
     const strings = (count: number, chars: number) => count * (16 + 8 + 40) + chars;
     return {
       postings: this.postingPages.bytes,
-      areas: this.positionPages.bytes,
+      areas: this.positionPages.bytes + this.widePositionPages.bytes,
       agents:
         this.state.byteLength +
         this.lengths.byteLength +
@@ -383,6 +412,7 @@ export class MemoryPostings {
       tailUsed: this.tailUsed,
       postingPages: this.postingPages.pages,
       positionPages: this.positionPages.pages,
+      widePositionPages: this.widePositionPages.pages,
     };
     this.termIds.clear();
     this.termTexts = [];
@@ -394,7 +424,8 @@ export class MemoryPostings {
     this.publicCounts = new Uint32Array(0);
     this.countedAt = new Uint32Array(0);
     this.postingPages = new WordPages();
-    this.positionPages = new WordPages();
+    this.positionPages = narrowPages();
+    this.widePositionPages = new WordPages();
     this.areas = new Uint32Array(this.state.length);
     this.storedPostings = 0;
     this.sortedTerms = [];
@@ -419,16 +450,33 @@ export class MemoryPostings {
       const address = oldAreas[slot]!;
       const to = renumbered[slot]!;
       if (address === 0 || to < 0) continue;
+      if (address >= WIDE_AREA) {
+        const from = old.widePositionPages[(address - WIDE_AREA) >>> PAGE_BITS]!;
+        const start = address & PAGE_MASK;
+        let end = start + 1;
+        for (let e = 0; e < from[start]!; e++) end += 2 + from[end + 1]!;
+        const copy = this.widePositionPages.allocate(end - start);
+        const page = this.widePositionPages.pages[copy >>> PAGE_BITS]!;
+        const at = copy & PAGE_MASK;
+        page.set(from.subarray(start, end), at);
+        for (let entry = at + 1, e = 0; e < page[at]!; e++, entry += 2 + page[entry + 1]!) {
+          page[entry] = termNumbers[page[entry]!]!;
+        }
+        this.areas[to] = copy + WIDE_AREA;
+        continue;
+      }
       const from = old.positionPages[address >>> PAGE_BITS]!;
       const start = address & PAGE_MASK;
       let end = start + 1;
-      for (let e = 0; e < from[start]!; e++) end += 2 + from[end + 1]!;
+      for (let e = 0; e < from[start]!; e++) end += 3 + from[end + 2]!;
       const copy = this.positionPages.allocate(end - start);
       const page = this.positionPages.pages[copy >>> PAGE_BITS]!;
       const at = copy & PAGE_MASK;
       page.set(from.subarray(start, end), at);
-      for (let entry = at + 1, e = 0; e < page[at]!; e++, entry += 2 + page[entry + 1]!) {
-        page[entry] = termNumbers[page[entry]!]!;
+      for (let entry = at + 1, e = 0; e < page[at]!; e++, entry += 3 + page[entry + 2]!) {
+        const term = termNumbers[page[entry]! + page[entry + 1]! * 0x1_0000]!;
+        page[entry] = term & 0xffff;
+        page[entry + 1] = term >>> 16;
       }
       this.areas[to] = copy;
     }
@@ -492,18 +540,25 @@ export class MemoryPostings {
   private writeArea(slot: number, occurrences: ReadonlyMap<string, number[]>): void {
     let words = 1;
     let entries = 0;
+    let narrow = true;
     for (const encoded of occurrences.values()) {
       if (encoded.length > 1) {
         words += 2 + encoded.length;
         entries++;
+        if (encoded.length > NARROW_COUNT_LIMIT) narrow = false;
+        for (const position of encoded)
+          if ((position & POSITION_MASK) >= NARROW_POSITION_LIMIT) narrow = false;
       }
     }
-    let page: Uint32Array = new Uint32Array(0);
+    if (entries > NARROW_COUNT_LIMIT) narrow = false;
+    let page: Uint16Array | Uint32Array = new Uint32Array(0);
     let at = 0;
     if (entries > 0) {
-      const address = this.positionPages.allocate(words);
-      this.areas[slot] = address;
-      page = this.positionPages.pages[address >>> PAGE_BITS]!;
+      const pool = narrow ? this.positionPages : this.widePositionPages;
+      // Narrow: a 16-bit half more per entry for the term's high half.
+      const address = pool.allocate(narrow ? words + entries : words);
+      this.areas[slot] = narrow ? address : address + WIDE_AREA;
+      page = pool.pages[address >>> PAGE_BITS]!;
       at = address & PAGE_MASK;
       page[at++] = entries;
     }
@@ -513,12 +568,16 @@ export class MemoryPostings {
         this.append(term, slot, encoded[0]!);
         continue;
       }
-      page[at++] = term;
+      if (narrow) {
+        page[at++] = term & 0xffff;
+        page[at++] = term >>> 16;
+      } else page[at++] = term;
       page[at++] = encoded.length;
       let weighted = 0;
       for (const position of encoded) {
-        page[at++] = position;
-        weighted += this.weights[position >>> FIELD_SHIFT]!;
+        const field = position >>> FIELD_SHIFT;
+        page[at++] = narrow ? (field << NARROW_POSITION_BITS) | (position & POSITION_MASK) : position;
+        weighted += this.weights[field]!;
       }
       this.append(term, slot, this.payloadOf(weighted));
     }
@@ -537,16 +596,37 @@ export class MemoryPostings {
       return;
     }
     const address = this.areas[slot]!;
+    if (address >= WIDE_AREA) {
+      const page = this.widePositionPages.pages[(address - WIDE_AREA) >>> PAGE_BITS]!;
+      let at = address & PAGE_MASK;
+      const entries = page[at++]!;
+      for (let e = 0; e < entries; e++) {
+        const count = page[at + 1]!;
+        if (page[at] === term) {
+          for (let i = 0; i < count; i++) out.push(page[at + 2 + i]!);
+          return;
+        }
+        at += 2 + count;
+      }
+      return;
+    }
     const page = this.positionPages.pages[address >>> PAGE_BITS]!;
     let at = address & PAGE_MASK;
     const entries = page[at++]!;
+    const low = term & 0xffff;
+    const high = term >>> 16;
     for (let e = 0; e < entries; e++) {
-      const count = page[at + 1]!;
-      if (page[at] === term) {
-        for (let i = 0; i < count; i++) out.push(page[at + 2 + i]!);
+      const count = page[at + 2]!;
+      if (page[at] === low && page[at + 1] === high) {
+        for (let i = 0; i < count; i++) {
+          const occurrence = page[at + 3 + i]!;
+          out.push(
+            ((occurrence >>> NARROW_POSITION_BITS) << FIELD_SHIFT) | (occurrence & NARROW_POSITION_MASK),
+          );
+        }
         return;
       }
-      at += 2 + count;
+      at += 3 + count;
     }
   }
 
