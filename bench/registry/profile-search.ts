@@ -5,19 +5,22 @@
  * then runs hybrid, semantic and filtered hybrid searches one at a time through `registry.fetch`, each phase under
  * the inspector's CPU profiler. CPU time per search (`process.cpuUsage`) is the figure to read on a busy machine;
  * wall time is printed beside it. The profiles are summarised by function (self and total time) and by module, and
- * written as .cpuprofile files (open them in Chrome DevTools) when `--out` is given. Memory: `process.memoryUsage`,
+ * written as .cpuprofile files (open them in Chrome DevTools) when `--out` is given. With `--sql`, better-sqlite3's
+ * statements are timed by their SQL text (the profile cannot say which query a native `all` served: Kysely's calls
+ * are asynchronous). Memory: `process.memoryUsage`,
  * V8's heap spaces, and the sizes the search's own structures report (the lexical postings, the vector index, the
  * facet index), found by walking the registry's objects and closures through the inspector.
  *
  *   node --max-old-space-size=8192 --expose-gc --import tsx bench/registry/profile-search.ts \
  *     --db /path/registry-1000000.db [--searches 100] [--filtered 50] [--out /tmp/profiles]
- *     [--approximate-from 50000] [--lexical-in-memory-from 50000] [--interval <sampling µs, 250>]
+ *     [--sql] [--approximate-from 50000] [--lexical-in-memory-from 50000] [--interval <sampling µs, 250>]
  *   node --import tsx bench/registry/profile-search.ts --analyse /tmp/profiles/hybrid.cpuprofile
  *
  * Nothing is written to the database but what a measuring registry writes (ann.ts --role measure).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
+import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -36,6 +39,7 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     analyse: { type: 'string' },
     interval: { type: 'string', default: '250' },
+    sql: { type: 'boolean', default: false },
     'approximate-from': { type: 'string', default: '50000' },
     'lexical-in-memory-from': { type: 'string', default: '50000' },
   },
@@ -198,6 +202,50 @@ function memoryLine(what: string): string {
   return `${what}: rss ${mb(usage.rss)}, heapTotal ${mb(usage.heapTotal)}, heapUsed ${mb(usage.heapUsed)}, external ${mb(usage.external)}, arrayBuffers ${mb(usage.arrayBuffers)}`;
 }
 
+/** Time spent in each SQL statement (`--sql`), while `timing` is on; `iterate` is timed to its first row only. */
+const statementTimes = new Map<string, { calls: number; ms: number }>();
+const statementTiming = { on: false };
+
+function timeStatements(): void {
+  const require = createRequire(join(process.cwd(), 'packages/registry/package.json'));
+  const Database = require('better-sqlite3') as new (
+    path: string,
+  ) => {
+    prepare(source: string): object;
+    close(): void;
+  };
+  const probe = new Database(':memory:');
+  const prototype = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, unknown>;
+  probe.close();
+  for (const method of ['all', 'get', 'run', 'iterate']) {
+    const original = prototype[method] as (...values: unknown[]) => unknown;
+    prototype[method] = function (this: { source: string }, ...values: unknown[]) {
+      if (!statementTiming.on) return original.apply(this, values);
+      const at = performance.now();
+      try {
+        return original.apply(this, values);
+      } finally {
+        const key = `${method} ${this.source.replace(/\s+/g, ' ').slice(0, 200)}`;
+        const entry = statementTimes.get(key) ?? { calls: 0, ms: 0 };
+        entry.calls++;
+        entry.ms += performance.now() - at;
+        statementTimes.set(key, entry);
+      }
+    };
+  }
+}
+
+function statementLines(searches: number): string[] {
+  const entries = [...statementTimes].sort((a, b) => b[1].ms - a[1].ms);
+  const total = entries.reduce((sum, [, entry]) => sum + entry.ms, 0);
+  const lines = [`  SQL statements: ${(total / searches).toFixed(2)} ms wall per search in all`];
+  for (const [source, entry] of entries.slice(0, 8))
+    lines.push(
+      `   ${(entry.ms / searches).toFixed(2).padStart(7)} ms/search, ${(entry.calls / searches).toFixed(1)} calls/search: ${source}`,
+    );
+  return lines;
+}
+
 interface RemoteProperty {
   name: string;
   value?: { type: string; subtype?: string; className?: string; objectId?: string; description?: string };
@@ -212,7 +260,8 @@ async function structureSizes(session: Session, registry: Registry): Promise<str
   const root = await post<{ result: { objectId: string } }>(session, 'Runtime.evaluate', {
     expression: 'globalThis.__profiledRegistry',
   });
-  const wanted = /^(MemoryPostings|AnnIndex|FacetIndex|FacetDictionary|RowBlock|WordPages|SlotList)$/;
+  const wanted =
+    /^(MemoryPostings|AnnIndex|FacetIndex|FacetPostings|FacetDictionary|RowBlock|WordPages|SlotList)$/;
   const skip =
     /^(Array|Map|Set|Uint8Array|Uint16Array|Uint32Array|Int32Array|Float32Array|Float64Array|Buffer|Database|Statement|Logger|Pino|EventEmitter|Socket)$/;
   const queue: Array<{ id: string; path: string; depth: number }> = [
@@ -224,7 +273,11 @@ async function structureSizes(session: Session, registry: Registry): Promise<str
   while (queue.length > 0 && visited < 20000) {
     const { id, path, depth } = queue.shift()!;
     visited++;
-    let properties: { result: RemoteProperty[]; internalProperties?: RemoteProperty[] };
+    let properties: {
+      result: RemoteProperty[];
+      internalProperties?: RemoteProperty[];
+      privateProperties?: RemoteProperty[];
+    };
     try {
       properties = await post(session, 'Runtime.getProperties', {
         objectId: id,
@@ -234,7 +287,11 @@ async function structureSizes(session: Session, registry: Registry): Promise<str
     } catch {
       continue;
     }
-    const entries = [...properties.result, ...(properties.internalProperties ?? [])];
+    const entries = [
+      ...properties.result,
+      ...(properties.internalProperties ?? []),
+      ...(properties.privateProperties ?? []),
+    ];
     for (const entry of entries) {
       const value = entry.value;
       if (!value?.objectId || depth >= 12) continue;
@@ -244,7 +301,7 @@ async function structureSizes(session: Session, registry: Registry): Promise<str
         seenClasses.set(className, count + 1);
         if (count < 8 && !found.some((f) => f.path === `${path}.${entry.name}`))
           found.push({ id: value.objectId, path: `${path}.${entry.name}`, className });
-        if (className === 'MemoryPostings' || className === 'AnnIndex' || className === 'FacetIndex')
+        if (className === 'MemoryPostings' || className === 'AnnIndex' || className === 'FacetPostings')
           continue;
       }
       const internal = value.subtype?.startsWith('internal#') === true;
@@ -292,6 +349,38 @@ async function structureSizes(session: Session, registry: Registry): Promise<str
     return JSON.stringify(out);
   }`;
   const reported = new Set<string>();
+  // Classes with #private fields: each field sized on its own (an injected function cannot read them).
+  const sizeField = `function () {
+    if (ArrayBuffer.isView(this)) return this.constructor.name + ' ' + Math.round(this.byteLength / 1024) + ' KB';
+    if (this instanceof Map) return 'Map of ' + this.size;
+    if (Array.isArray(this)) {
+      let typed = 0; let bytes = 0; let strings = 0; let chars = 0;
+      for (const v of this) {
+        if (ArrayBuffer.isView(v)) { typed++; bytes += v.byteLength; }
+        else if (typeof v === 'string') { strings++; chars += v.length; }
+      }
+      return 'Array of ' + this.length + (typed ? ', ' + typed + ' typed arrays of ' + Math.round(bytes / 1048576) + ' MB' : '') + (strings ? ', ' + strings + ' strings of ' + Math.round(chars / 1048576) + ' M chars' : '');
+    }
+    return typeof this;
+  }`;
+  for (const structure of found.filter((f) => /^Facet/.test(f.className))) {
+    const own = await post<{ privateProperties?: RemoteProperty[] }>(session, 'Runtime.getProperties', {
+      objectId: structure.id,
+      ownProperties: true,
+    });
+    const parts: string[] = [];
+    for (const field of own.privateProperties ?? []) {
+      if (!field.value?.objectId) continue;
+      const sized = await post<{ result: { value?: string } }>(session, 'Runtime.callFunctionOn', {
+        objectId: field.value.objectId,
+        functionDeclaration: sizeField,
+        returnByValue: true,
+      });
+      parts.push(`${field.name}: ${sized.result.value}`);
+    }
+    const line = `  ${structure.className} private fields: ${parts.join('; ')}`;
+    if (!lines.includes(line)) lines.push(line);
+  }
   for (const structure of found) {
     try {
       const result = await post<{ result: { value?: string } }>(session, 'Runtime.callFunctionOn', {
@@ -321,6 +410,7 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}; ${new Date().toISOString()}`,
   );
+  if (args.sql) timeStatements();
   const started = performance.now();
   const cpuAtStart = process.cpuUsage();
   const registry = await open(db);
@@ -413,6 +503,8 @@ async function main(): Promise<void> {
     gcMs = 0;
     gcCount = 0;
     const load = loadavg()[0]!;
+    statementTimes.clear();
+    statementTiming.on = true;
     await post(session, 'Profiler.start');
     const phaseCpu = process.cpuUsage();
     for (let i = 0; i < phase.count; i++) {
@@ -424,6 +516,7 @@ async function main(): Promise<void> {
       cpu.push((used.user + used.system) / 1000);
     }
     const phaseUsed = process.cpuUsage(phaseCpu);
+    statementTiming.on = false;
     const { profile } = await post<{ profile: Profile }>(session, 'Profiler.stop');
     await new Promise((resolve) => setImmediate(resolve));
     if (out !== undefined) writeFileSync(join(out, `${phase.name}.cpuprofile`), JSON.stringify(profile));
@@ -431,6 +524,7 @@ async function main(): Promise<void> {
     log(
       `${phase.name} ×${phase.count} (load ${load.toFixed(1)}): CPU p50 ${percentile(cpu, 50).toFixed(1)} / p90 ${percentile(cpu, 90).toFixed(1)} / p99 ${percentile(cpu, 99).toFixed(1)} / mean ${(sum(cpu) / cpu.length).toFixed(1)} ms (user ${(phaseUsed.user / 1000 / phase.count).toFixed(1)}, system ${(phaseUsed.system / 1000 / phase.count).toFixed(1)} ms/search); wall p50 ${percentile(wall, 50).toFixed(1)} / p99 ${percentile(wall, 99).toFixed(1)} ms; GC ${gcCount} pauses, ${gcMs.toFixed(0)} ms (${(gcMs / phase.count).toFixed(1)} ms/search)`,
     );
+    if (args.sql) for (const line of statementLines(phase.count)) log(line);
     summaries.push(`${phase.name} profile:\n${summarise(profile)}`);
   }
   gcObserver.disconnect();
