@@ -283,6 +283,63 @@ describe('in-memory lexical index', () => {
     assertSameRanking(index.search(query, { limit: 10 }), expected, 'long phrase');
   });
 
+  it('pruned as FTS5 is: the top 100 exactly the plain BM25, the pool below a subset in its true order', () => {
+    // Public agents only (the pruning applies then); some words rare, some common, so clauses split.
+    const rare = ['weather', 'forecast', 'café', 'mail', 'ab'];
+    const common = ['data', 'report', 'city', 'run'];
+    const agentText = fc
+      .tuple(fc.subarray(common), fc.subarray(rare, { maxLength: 1 }), fc.constantFrom('', 'data'))
+      .map(([shared, own, extra]) => [...shared, ...own, extra].join(' '));
+    const agentFields: fc.Arbitrary<LexicalFields> = fc.record({
+      name: agentText,
+      description: agentText,
+      tags: fc.constant(''),
+      capabilities: fc.constant(''),
+      operationNames: fc.constant(''),
+      operationText: agentText,
+      parameters: fc.constant(''),
+    });
+    const words = fc
+      .array(fc.constantFrom(...rare, ...common), { minLength: 1, maxLength: 4 })
+      .map((parts) => parts.join(' '));
+    fc.assert(
+      fc.property(
+        fc.array(agentFields, { minLength: 1, maxLength: 180 }),
+        fc.array(fc.tuple(words, fc.integer({ min: 1, max: 200 })), { minLength: 1, maxLength: 4 }),
+        (agentsFields, searches) => {
+          const index = new MemoryPostings();
+          const operations: Operation[] = agentsFields.map((fields, i) => ({
+            kind: 'set',
+            id: `agent-${i}`,
+            fields,
+            restricted: false,
+          }));
+          for (const op of operations) if (op.kind === 'set') index.set(op.id, op.fields, false);
+          const agents = apply(operations);
+          for (const [text, limit] of searches) {
+            const query = parseLexicalQuery(text);
+            const all = reference(agents, query, { limit: agents.length });
+            const actual = index.search(query, { limit });
+            const exact = Math.min(limit, 100);
+            assertSameRanking(actual.slice(0, exact), all.slice(0, exact), text);
+            if (actual.length < exact) assert.equal(actual.length, all.length, text);
+            // Below the top 100: true matches with their true scores, in the plain BM25's order.
+            const rank = new Map(all.map((hit, i) => [hit.id, i]));
+            let previous = -1;
+            for (const hit of actual.slice(exact)) {
+              const at = rank.get(hit.id);
+              assert.ok(at !== undefined && at > previous, `${text}: ${hit.id} out of order`);
+              assert.ok(Math.abs(hit.score - all[at]!.score) <= 1e-9 * Math.abs(all[at]!.score), text);
+              previous = at;
+            }
+            assert.ok(actual.length <= limit);
+          }
+        },
+      ),
+      { seed: 20261130, numRuns: 60 },
+    );
+  });
+
   it('finds phrases and repeated words past 8,192 positions (areas kept in 32 bits apart), compacted or not', () => {
     const empty = {
       name: '',

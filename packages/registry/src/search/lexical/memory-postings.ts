@@ -35,7 +35,7 @@ import {
   BM25_K1 as K1,
 } from './fields.js';
 import { clauseTerms, textTerms } from './memory-text.js';
-import { fts5Idf } from './pruning.js';
+import { fts5Idf, provesTop, splitClauses } from './pruning.js';
 import type { LexicalQuery } from './query.js';
 import type { LexicalFields, LexicalMatch, LexicalSearchOptions } from './types.js';
 import { frequencyStep } from './visible-bm25.js';
@@ -68,6 +68,10 @@ const EXCLUDED = 2;
 /** Free slots that trigger a compaction: this share of all slots, and at least `compactFrom`. */
 const COMPACT_SHARE = 0.25;
 const COMPACT_FROM = 10_000;
+/** As `sqlite.ts` prunes: a clause matching more than this share of the public agents is common. */
+const PRUNE_COMMON_SHARE = 0.2;
+/** How deep a pruned answer is exactly the unpruned one (as `sqlite.ts`'s). */
+const PRUNE_EXACT_DEPTH = 100;
 /** New terms the prefix lookup scans one by one before it sorts them in. */
 const UNSORTED_TERMS = 4096;
 
@@ -280,6 +284,8 @@ export class MemoryPostings {
     const clauses = this.prepare(query);
     if (clauses.length === 0) return [];
     this.ensureScratch();
+    const pruned = this.prunedSearch(clauses, options, limit);
+    if (pruned !== undefined) return pruned;
     const marked = this.markScope(options);
     const inScope = (slot: number): boolean => {
       const mark = this.scope[slot]!;
@@ -340,6 +346,70 @@ export class MemoryPostings {
     for (let i = 0; i < scoredCount; i++) score[this.scored[i]!] = 0;
     for (const slot of marked) this.scope[slot] = 0;
     return top;
+  }
+
+  /**
+   * The search pruned as `sqlite.ts` prunes (`pruning.ts`): only the agents that hold a clause matching at most
+   * `PRUNE_COMMON_SHARE` of the public agents are scored (with the whole query's BM25, clause by clause as
+   * always), and the answer stands when its `min(limit, 100)`-th score is above what the common clauses alone can
+   * give. The top `min(limit, 100)` is then exactly the unpruned one; below it, the pool lacks the agents that hold
+   * only common clauses, as SQLite's pruned pool does. Undefined (search unpruned) when nothing is proved, when a
+   * clause is a phrase or prefix, when a scope is given, or when any agent is restricted.
+   */
+  private prunedSearch(
+    clauses: readonly PreparedClause[],
+    options: LexicalSearchOptions,
+    limit: number,
+  ): LexicalMatch[] | undefined {
+    if (
+      options.candidates !== undefined ||
+      (options.excluded?.size ?? 0) > 0 ||
+      this.restrictedSlots.size > 0
+    ) {
+      return undefined;
+    }
+    if (!clauses.every((clause) => clause.elements.length === 1 && clause.elements[0]!.length === 1)) {
+      return undefined;
+    }
+    const terms = clauses.map((clause) => clause.elements[0]![0]!);
+    const split = splitClauses(
+      terms,
+      terms.map((term) => this.publicCount(term)),
+      this.publicRows,
+      PRUNE_COMMON_SHARE,
+    );
+    if (split === undefined) return undefined;
+    // The agents to score are marked as a search's candidates are: `scoreTerm` skips the others.
+    const scope = this.scope;
+    const state = this.state;
+    const marked: number[] = [];
+    for (const term of split.selective) {
+      this.forEachPosting(term, (slot) => {
+        if (state[slot] !== FREE && scope[slot] === 0) {
+          scope[slot] = CANDIDATE;
+          marked.push(slot);
+        }
+      });
+    }
+    const publicAverage = this.publicRows > 0 ? this.publicTokens / this.publicRows : 0;
+    const context: ScoringContext = {
+      scoped: true,
+      candidatesOnly: true,
+      publicAverage,
+      restrictedRows: this.publicRows,
+      restrictedAverage: publicAverage,
+      scored: 0,
+    };
+    for (const term of terms) this.scoreTerm(term, context);
+    const top = this.top(context.scored, limit);
+    for (let i = 0; i < context.scored; i++) this.score[this.scored[i]!] = 0;
+    for (const slot of marked) scope[slot] = 0;
+    const proved = provesTop(
+      top.map((match) => match.score),
+      Math.min(limit, PRUNE_EXACT_DEPTH),
+      split.ceiling,
+    );
+    return proved ? top : undefined;
   }
 
   /** Approximate bytes held (typed arrays + rough per-id and per-term cost), for stats and docs. */
