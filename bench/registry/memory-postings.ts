@@ -5,6 +5,12 @@
  * agents are the registry bench's (agents.ts), their fields as the search index makes them (document-text.ts).
  *
  *   node --max-old-space-size=8192 --import tsx bench/registry/memory-postings.ts [--agents 1000000] [--baseline 100000]
+ *     [--previous /path/to/memory-postings.ts]
+ *
+ * `--previous` names another build of the module (say `git show <commit>:…/memory-postings.ts`, its imports pointed
+ * back at this tree): an index of that build is fed the same agents, and the queries alternate between the two, one
+ * after the other, so that both see the same load; their CPU a query is printed side by side, with the postings
+ * the current build read, and their answers are compared (the top 100 the same ids and scores to the bit).
  *
  * Timings on a shared machine are noisy: the CPU time of the query loop (process.cpuUsage) is printed beside the
  * wall-clock percentiles, with the load average.
@@ -27,6 +33,7 @@ const { values } = parseArgs({
     baseline: { type: 'string', default: '100000' },
     queries: { type: 'string', default: '200' },
     limit: { type: 'string', default: '1000' },
+    previous: { type: 'string' },
   },
 });
 const total = Number(values.agents);
@@ -152,6 +159,11 @@ function report(label: string, m: Measure, buildSeconds: number) {
 }
 
 const index = new MemoryPostings();
+type Searchable = Pick<MemoryPostings, 'set' | 'search'>;
+const previous: Searchable | undefined =
+  values.previous === undefined
+    ? undefined
+    : new ((await import(values.previous)) as { MemoryPostings: new () => Searchable }).MemoryPostings();
 let built = 0;
 /** Seconds spent in `set` alone (making the agents' fields is the bench's, not the index's). */
 let buildSeconds = 0;
@@ -161,13 +173,66 @@ function buildTo(size: number) {
     const start = process.hrtime.bigint();
     index.set(id, fields, false);
     buildSeconds += Number(process.hrtime.bigint() - start) / 1e9;
+    previous?.set(id, fields, false);
   }
 }
 
+/**
+ * The queries alternated between this build and the previous one (after a warm-up pass of each): CPU a query of
+ * each, the postings this build read, and how far their answers agree.
+ */
+function compare(other: Searchable, label: string): void {
+  for (const query of queries) {
+    index.search(query, { limit });
+    other.search(query, { limit });
+  }
+  let currentCpu = 0;
+  let previousCpu = 0;
+  let sameTop = 0;
+  let samePool = 0;
+  const readBefore = index.postingsRead;
+  const cpu = (run: () => void) => {
+    const start = process.cpuUsage();
+    run();
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / 1000;
+  };
+  for (const [i, query] of queries.entries()) {
+    let current: ReturnType<MemoryPostings['search']> = [];
+    let before: ReturnType<MemoryPostings['search']> = [];
+    // Which goes first alternates too.
+    if (i % 2 === 0) {
+      currentCpu += cpu(() => (current = index.search(query, { limit })));
+      previousCpu += cpu(() => (before = other.search(query, { limit })));
+    } else {
+      previousCpu += cpu(() => (before = other.search(query, { limit })));
+      currentCpu += cpu(() => (current = index.search(query, { limit })));
+    }
+    const key = (hits: typeof current, depth: number) =>
+      hits
+        .slice(0, depth)
+        .map((hit) => `${hit.id} ${hit.score}`)
+        .join();
+    if (key(current, 100) === key(before, 100)) sameTop++;
+    if (key(current, limit) === key(before, limit)) samePool++;
+  }
+  const n = queries.length;
+  console.log(
+    `${label} against previous: CPU ${(currentCpu / n).toFixed(2)} against ${(previousCpu / n).toFixed(2)} ms a query ` +
+      `(${(currentCpu / previousCpu).toFixed(2)}×); postings read ${Math.round((index.postingsRead - readBefore) / n).toLocaleString('en')} a query; ` +
+      `top 100 identical (ids, scores to the bit) ${sameTop}/${n}, whole pool identical ${samePool}/${n}; load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+  );
+  assert.equal(sameTop, n, 'the top 100 of every query is the previous build’s');
+}
+
 buildTo(baselineSize);
+if (previous !== undefined) compare(previous, 'baseline');
 const baseline = measure(index);
 report('baseline', baseline, buildSeconds);
 buildTo(total);
+if (previous !== undefined) compare(previous, 'full');
 const full = measure(index);
 report('full', full, buildSeconds);
 console.log(

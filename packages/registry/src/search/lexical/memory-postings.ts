@@ -35,7 +35,7 @@ import {
   BM25_K1 as K1,
 } from './fields.js';
 import { clauseTerms, textTerms } from './memory-text.js';
-import { fts5Idf, provesTop, splitClauses } from './pruning.js';
+import { ceilingOf, clauseCap, fts5Idf } from './pruning.js';
 import type { LexicalQuery } from './query.js';
 import type { LexicalFields, LexicalMatch, LexicalSearchOptions } from './types.js';
 import { frequencyStep } from './visible-bm25.js';
@@ -64,12 +64,16 @@ const RESTRICTED = 2;
 /** Scope marks of a search. */
 const CANDIDATE = 1;
 const EXCLUDED = 2;
+/** An agent taken for a pruned search's scoring (a clause it holds is taken). */
+const SELECTED = 4;
 
 /** Free slots that trigger a compaction: this share of all slots, and at least `compactFrom`. */
 const COMPACT_SHARE = 0.25;
 const COMPACT_FROM = 10_000;
 /** As `sqlite.ts` prunes: a clause matching more than this share of the public agents is common. */
 const PRUNE_COMMON_SHARE = 0.2;
+/** A term with at most this many postings per candidate is merged with the candidates, not sought in. */
+const MERGE_RATIO = 2;
 /** How deep a pruned answer is exactly the unpruned one (as `sqlite.ts`'s). */
 const PRUNE_EXACT_DEPTH = 100;
 /** New terms the prefix lookup scans one by one before it sorts them in. */
@@ -154,6 +158,8 @@ export interface MemoryPostingsOptions {
   weights?: Readonly<FieldWeights>;
   /** Compaction waits for at least this many free slots (default 10,000; tests set it low). */
   compactFrom?: number;
+  /** Prunes term queries by MaxScore (default true; false scores every match, as tests compare). */
+  prune?: boolean;
 }
 
 export class MemoryPostings {
@@ -161,6 +167,12 @@ export class MemoryPostings {
   /** The weighted frequencies are multiples of this (postings carry them as counts of it). */
   private readonly step: number;
   private readonly compactFrom: number;
+  private readonly prune: boolean;
+  /** Postings read by searches so far (scanned, or probed while seeking): what pruning saves, for benchmarks. */
+  postingsRead = 0;
+  /** Agents scored by searches so far, and the terms pruned searches took (for benchmarks). */
+  agentsScored = 0;
+  termsTaken = 0;
 
   // Agents, by slot.
   private ids: string[] = [];
@@ -216,6 +228,7 @@ export class MemoryPostings {
     const weights = options.weights ?? DEFAULT_FIELD_WEIGHTS;
     this.weights = Float64Array.from(FIELD_COLUMNS.map(([field]) => Number(weights[field])));
     this.compactFrom = options.compactFrom ?? COMPACT_FROM;
+    this.prune = options.prune ?? true;
     this.step = frequencyStep([...this.weights]);
   }
 
@@ -342,6 +355,7 @@ export class MemoryPostings {
       }
     }
     const scoredCount = context.scored;
+    this.agentsScored += scoredCount;
     const top = this.top(scoredCount, limit);
     for (let i = 0; i < scoredCount; i++) score[this.scored[i]!] = 0;
     for (const slot of marked) this.scope[slot] = 0;
@@ -349,67 +363,292 @@ export class MemoryPostings {
   }
 
   /**
-   * The search pruned as `sqlite.ts` prunes (`pruning.ts`): only the agents that hold a clause matching at most
-   * `PRUNE_COMMON_SHARE` of the public agents are scored (with the whole query's BM25, clause by clause as
-   * always), and the answer stands when its `min(limit, 100)`-th score is above what the common clauses alone can
-   * give. The top `min(limit, 100)` is then exactly the unpruned one; below it, the pool lacks the agents that hold
-   * only common clauses, as SQLite's pruned pool does. Undefined (search unpruned) when nothing is proved, when a
-   * clause is a phrase or prefix, when a scope is given, or when any agent is restricted.
+   * The search pruned by MaxScore (Turtle and Flood, 1995; `pruning.ts`): the query's terms are taken rarest first,
+   * and only the agents in scope holding a taken term (the candidates) are scored, with the whole query's BM25.
+   * Every candidate is sought in every term's postings, term after term in the query's order (the same sums as the
+   * unpruned search, in the same order), galloping forward along the slot-ascending postings, so a common term
+   * costs about what its candidates do, not what its postings do. The answer stands once `min(limit, 100)`
+   * candidates score above the ceiling (the caps of the terms not taken, each the larger of its public and its
+   * restricted cap): the top `min(limit, 100)` is then exactly the unpruned one. Below it the pool holds
+   * candidates only, in their true order with their true scores; the next rarest term is also taken while the pool
+   * is short of `limit` and a term held by at most `PRUNE_COMMON_SHARE` of the public agents is left (so the pool
+   * holds at least what `sqlite.ts`'s pruned pool does). Once every term is taken nothing is left out: the answer
+   * is the unpruned one. Undefined (search unpruned) for a single term, a phrase or a prefix.
    */
   private prunedSearch(
     clauses: readonly PreparedClause[],
     options: LexicalSearchOptions,
     limit: number,
   ): LexicalMatch[] | undefined {
-    if (
-      options.candidates !== undefined ||
-      (options.excluded?.size ?? 0) > 0 ||
-      this.restrictedSlots.size > 0
-    ) {
-      return undefined;
-    }
+    if (!this.prune) return undefined;
+    if (clauses.length < 2) return undefined;
     if (!clauses.every((clause) => clause.elements.length === 1 && clause.elements[0]!.length === 1)) {
       return undefined;
     }
     const terms = clauses.map((clause) => clause.elements[0]![0]!);
-    const split = splitClauses(
-      terms,
-      terms.map((term) => this.publicCount(term)),
-      this.publicRows,
-      PRUNE_COMMON_SHARE,
-    );
-    if (split === undefined) return undefined;
-    // The agents to score are marked as a search's candidates are: `scoreTerm` skips the others.
+    const marked = this.markScope(options);
     const scope = this.scope;
     const state = this.state;
-    const marked: number[] = [];
-    for (const term of split.selective) {
-      this.forEachPosting(term, (slot) => {
-        if (state[slot] !== FREE && scope[slot] === 0) {
-          scope[slot] = CANDIDATE;
-          marked.push(slot);
-        }
-      });
-    }
-    const publicAverage = this.publicRows > 0 ? this.publicTokens / this.publicRows : 0;
-    const context: ScoringContext = {
-      scoped: true,
-      candidatesOnly: true,
-      publicAverage,
-      restrictedRows: this.publicRows,
-      restrictedAverage: publicAverage,
-      scored: 0,
+    const candidatesOnly = options.candidates !== undefined;
+    const scoped = candidatesOnly || marked.length > 0;
+    const inScope = (slot: number): boolean => {
+      if (!scoped) return true;
+      const mark = scope[slot]!;
+      return (!candidatesOnly || (mark & CANDIDATE) !== 0) && (mark & EXCLUDED) === 0;
     };
-    for (const term of terms) this.scoreTerm(term, context);
-    const top = this.top(context.scored, limit);
-    for (let i = 0; i < context.scored; i++) this.score[this.scored[i]!] = 0;
-    for (const slot of marked) scope[slot] = 0;
-    const proved = provesTop(
-      top.map((match) => match.score),
-      Math.min(limit, PRUNE_EXACT_DEPTH),
-      split.ceiling,
+
+    // The restricted agents in scope, by slot: their rows and tokens join their statistics, and each term's count
+    // of them is found by seeking them in its postings.
+    const visible: number[] = [];
+    let visibleTokens = 0;
+    for (const slot of this.restrictedSlots) {
+      if (inScope(slot)) {
+        visible.push(slot);
+        visibleTokens += this.lengths[slot]!;
+      }
+    }
+    visible.sort((a, b) => a - b);
+    const rows = this.publicRows;
+    const publicAverage = rows > 0 ? this.publicTokens / rows : 0;
+    const restrictedRows = rows + visible.length;
+    const restrictedAverage = restrictedRows > 0 ? (this.publicTokens + visibleTokens) / restrictedRows : 0;
+    const publicCounts = terms.map((term) => this.publicCount(term));
+    const restrictedCounts = terms.map((term) => this.countAmong(term, visible));
+    const publicIdfs = publicCounts.map((count) => fts5Idf(rows, count));
+    const restrictedIdfs = terms.map((_, i) =>
+      fts5Idf(restrictedRows, publicCounts[i]! + restrictedCounts[i]!),
     );
-    return proved ? top : undefined;
+    const caps = terms.map((_, i) =>
+      publicCounts[i]! + restrictedCounts[i]! === 0
+        ? 0
+        : Math.max(
+            clauseCap(rows, publicCounts[i]!),
+            visible.length > 0 ? clauseCap(restrictedRows, publicCounts[i]! + restrictedCounts[i]!) : 0,
+          ),
+    );
+    // Rarest first; a term the query repeats is taken once (its postings are one set).
+    const held = (term: number) =>
+      publicCounts[terms.indexOf(term)]! + restrictedCounts[terms.indexOf(term)]!;
+    const ranked = [...new Set(terms)].filter((term) => held(term) > 0).sort((a, b) => held(a) - held(b));
+    const depth = Math.min(limit, PRUNE_EXACT_DEPTH);
+    const common = PRUNE_COMMON_SHARE * rows;
+    const score = this.score;
+    const candidates = this.scored;
+    const lengths = this.lengths;
+    // By candidate, in the order taken: its norm (negated for a restricted agent) and its score so far.
+    const norms = this.frequency;
+    let count = 0;
+    let answer: LexicalMatch[] | undefined;
+    const finish = () => {
+      const sums = this.values;
+      for (let c = 0; c < count; c++) score[candidates[c]!] = sums[c]!;
+      return this.top(count, limit);
+    };
+    for (let step = 0; step < ranked.length; step++) {
+      const taken = ranked[step]!;
+      this.termsTaken++;
+      const from = count;
+      const pages = this.postingPages.pages;
+      const tail = this.tails[taken]!;
+      for (let block = this.heads[taken]!; block !== 0; ) {
+        const page = pages[block >>> PAGE_BITS]!;
+        const base = block & PAGE_MASK;
+        const used = block === tail ? this.tailUsed[taken]! : page[base + 1]!;
+        const end = base + BLOCK_HEADER + 2 * used;
+        this.postingsRead += used;
+        for (let at = base + BLOCK_HEADER; at < end; at += 2) {
+          const slot = page[at]!;
+          if (state[slot] === FREE || (scope[slot]! & SELECTED) !== 0 || !inScope(slot)) continue;
+          scope[slot]! |= SELECTED;
+          // The norm as the unpruned search computes it (the same double), once per agent.
+          const isPublic = state[slot] === PUBLIC;
+          const average = isPublic ? publicAverage : restrictedAverage;
+          const norm = average > 0 ? 1 - B + (B * lengths[slot]!) / average : 1;
+          norms[count] = isPublic ? norm : -norm;
+          candidates[count++] = slot;
+        }
+        block = page[base]!;
+      }
+      this.values = grown(this.values, count);
+      this.values.fill(0, from, count);
+      for (let i = 0; i < terms.length; i++) {
+        if (caps[i] === 0) continue;
+        this.scoreCandidates(terms[i]!, publicIdfs[i]!, restrictedIdfs[i]!, from, count);
+      }
+      if (step === ranked.length - 1) {
+        answer = finish();
+        break;
+      }
+      if (count < depth) continue;
+      let left = 0;
+      let selectiveLeft = false;
+      for (let i = 0; i < terms.length; i++) {
+        if (ranked.indexOf(terms[i]!) <= step) continue;
+        left += caps[i]!;
+        if (publicCounts[i]! <= common) selectiveLeft = true;
+      }
+      if (count < limit && selectiveLeft) continue;
+      const ceiling = ceilingOf(left);
+      const sums = this.values;
+      let above = 0;
+      for (let c = 0; c < count && above < depth; c++) if (sums[c]! > ceiling) above++;
+      if (above >= depth) {
+        answer = finish();
+        break;
+      }
+    }
+    this.agentsScored += count;
+    norms.fill(0, 0, count);
+    for (let i = 0; i < count; i++) {
+      const slot = candidates[i]!;
+      score[slot] = 0;
+      scope[slot]! &= ~SELECTED;
+    }
+    for (const slot of marked) scope[slot] = 0;
+    return answer;
+  }
+
+  /**
+   * One term's shares of the candidates' scores (candidates `from` to `to` of `scored`, slots ascending; their
+   * norms in `frequency` and their sums in `values`, by candidate, so that both are read in order). A term with
+   * few postings for its candidates is merged with them along its postings; otherwise each candidate is sought in
+   * them: a block skipped whole by its last slot, then a gallop from where the last one was found, so sparse
+   * candidates cost a logarithm of the gap each, not the postings between.
+   */
+  private scoreCandidates(
+    term: number,
+    publicIdf: number,
+    restrictedIdf: number,
+    from: number,
+    to: number,
+  ): void {
+    let block = this.heads[term]!;
+    if (block === 0 || from === to) return;
+    const pages = this.postingPages.pages;
+    const sums = this.values;
+    const norms = this.frequency;
+    const weights = this.weights;
+    const step = this.step;
+    const candidates = this.scored;
+    const tail = this.tails[term]!;
+    const tailUsed = this.tailUsed[term]!;
+    let page = pages[block >>> PAGE_BITS]!;
+    let base = block & PAGE_MASK;
+    let used = block === tail ? tailUsed : page[base + 1]!;
+    let first = base + BLOCK_HEADER;
+    let read = 0;
+    if (this.postingCounts[term]! <= MERGE_RATIO * (to - from)) {
+      // Merged: every posting read once, the candidates walked beside them.
+      let c = from;
+      let next = candidates[c]!;
+      for (;;) {
+        const end = first + 2 * used;
+        read += used;
+        for (let at = first; at < end; at += 2) {
+          const slot = page[at]!;
+          if (slot < next) continue;
+          while (next < slot) {
+            if (++c === to) {
+              this.postingsRead += read;
+              return;
+            }
+            next = candidates[c]!;
+          }
+          if (slot !== next) continue;
+          {
+            const payload = page[at + 1]!;
+            const weighted =
+              payload < MANY
+                ? weights[payload >>> FIELD_SHIFT]!
+                : payload !== IN_AREA_PAYLOAD
+                  ? (payload - MANY) * step
+                  : this.weightedFrequency(candidates[c]!, term, payload);
+            // A restricted candidate's norm is negated (its statistics are the restricted ones).
+            const norm = norms[c]!;
+            sums[c]! +=
+              norm > 0
+                ? publicIdf * ((weighted * K1_PLUS_1) / (weighted + K1 * norm))
+                : restrictedIdf * ((weighted * K1_PLUS_1) / (weighted - K1 * norm));
+          }
+        }
+        block = page[base]!;
+        if (block === 0) break;
+        page = pages[block >>> PAGE_BITS]!;
+        base = block & PAGE_MASK;
+        used = block === tail ? tailUsed : page[base + 1]!;
+        first = base + BLOCK_HEADER;
+      }
+      this.postingsRead += read;
+      return;
+    }
+    let last = page[first + 2 * (used - 1)]!;
+    let index = 0;
+    for (let c = from; c < to; c++) {
+      const slot = candidates[c]!;
+      while (last < slot) {
+        block = page[base]!;
+        if (block === 0) {
+          this.postingsRead += read;
+          return;
+        }
+        page = pages[block >>> PAGE_BITS]!;
+        base = block & PAGE_MASK;
+        used = block === tail ? tailUsed : page[base + 1]!;
+        first = base + BLOCK_HEADER;
+        last = page[first + 2 * (used - 1)]!;
+        index = 0;
+        read++;
+      }
+      // The first posting at or after `slot` in this block (there is one: `last` is not below it).
+      let low = index;
+      read++;
+      if (page[first + 2 * low]! < slot) {
+        low++;
+        let high = low;
+        let stride = 1;
+        read++;
+        while (page[first + 2 * high]! < slot) {
+          low = high + 1;
+          high = Math.min(used - 1, high + stride);
+          stride *= 2;
+          read++;
+        }
+        while (low < high) {
+          const middle = (low + high) >>> 1;
+          read++;
+          if (page[first + 2 * middle]! < slot) low = middle + 1;
+          else high = middle;
+        }
+      }
+      index = low;
+      const at = first + 2 * low;
+      if (page[at] !== slot) continue;
+      {
+        const payload = page[at + 1]!;
+        const weighted =
+          payload < MANY
+            ? weights[payload >>> FIELD_SHIFT]!
+            : payload !== IN_AREA_PAYLOAD
+              ? (payload - MANY) * step
+              : this.weightedFrequency(candidates[c]!, term, payload);
+        // A restricted candidate's norm is negated (its statistics are the restricted ones).
+        const norm = norms[c]!;
+        sums[c]! +=
+          norm > 0
+            ? publicIdf * ((weighted * K1_PLUS_1) / (weighted + K1 * norm))
+            : restrictedIdf * ((weighted * K1_PLUS_1) / (weighted - K1 * norm));
+      }
+    }
+    this.postingsRead += read;
+  }
+
+  /** How many of `slots` (ascending) hold a term. */
+  private countAmong(term: number, slots: readonly number[]): number {
+    if (slots.length === 0) return 0;
+    const cursor: Cursor = { term, block: this.heads[term]!, index: 0 };
+    let count = 0;
+    for (const slot of slots) if (this.seek(cursor, slot) >= 0) count++;
+    return count;
   }
 
   /** Approximate bytes held (typed arrays + rough per-id and per-term cost), for stats and docs. */
@@ -831,6 +1070,7 @@ export class MemoryPostings {
       const base = block & PAGE_MASK;
       const used = block === tail ? this.tailUsed[term]! : page[base + 1]!;
       const end = base + BLOCK_HEADER + 2 * used;
+      this.postingsRead += used;
       for (let at = base + BLOCK_HEADER; at < end; at += 2) {
         const slot = page[at]!;
         const held = state[slot]!;
@@ -891,6 +1131,7 @@ export class MemoryPostings {
       const base = block & PAGE_MASK;
       const used = block === tail ? this.tailUsed[term]! : page[base + 1]!;
       const end = base + BLOCK_HEADER + 2 * used;
+      this.postingsRead += used;
       for (let at = base + BLOCK_HEADER; at < end; at += 2) if (state[page[at]!] === PUBLIC) count++;
       block = page[base]!;
     }

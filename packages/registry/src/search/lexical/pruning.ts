@@ -21,6 +21,19 @@ export function fts5Idf(rows: number, matches: number): number {
   return idf > 0 ? idf : 1e-6;
 }
 
+/** Above any share of the score one clause matching `matches` of `rows` rows can give an agent: `idf × (k1 + 1)`. */
+export function clauseCap(rows: number, matches: number): number {
+  return fts5Idf(rows, matches) * (K1 + 1);
+}
+
+/**
+ * The ceiling of clauses whose caps sum to `caps`: a hair above it, because FTS5 sums in double precision in
+ * another order and a proof must stay a proof. Zero when nothing is left out.
+ */
+export function ceilingOf(caps: number): number {
+  return caps > 0 ? caps * (1 + 1e-9) + 1e-9 : 0;
+}
+
 export interface ClauseSplit<Clause = QueryClause> {
   /** The clauses that are not common: an agent must match one of them to be ranked. */
   selective: Clause[];
@@ -42,12 +55,11 @@ export function splitClauses<Clause = QueryClause>(
   let ceiling = 0;
   clauses.forEach((clause, i) => {
     const count = matches[i]!;
-    if (count > commonShare * rows) ceiling += fts5Idf(rows, count) * (K1 + 1);
+    if (count > commonShare * rows) ceiling += clauseCap(rows, count);
     else if (count > 0) selective.push(clause);
   });
   if (selective.length === 0 || ceiling === 0) return undefined;
-  // Rounding: FTS5 sums in double precision in another order; a hair of margin keeps the proof a proof.
-  return { selective, ceiling: ceiling * (1 + 1e-9) + 1e-9 };
+  return { selective, ceiling: ceilingOf(ceiling) };
 }
 
 /**
