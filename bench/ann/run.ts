@@ -11,6 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import { AnnIndex } from '@agentry/embeddings';
+import { percentile } from '../measures.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -103,10 +104,6 @@ function standIns(seed: number): { draw: (spread: number) => Float32Array } {
   };
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 function ms(value: number): string {
   return `${value.toFixed(2)} ms`;
 }
@@ -175,7 +172,6 @@ for (const run of runs) {
     truths.push(new Set(truth.map((hit) => hit.id)));
   }
   const exactCpu = (cpuSeconds(cpu) * 1000) / queries.length;
-  exactTimes.sort((a, b) => a - b);
   console.log(
     `${run.name}: exact p50 ${ms(percentile(exactTimes, 50))} p99 ${ms(percentile(exactTimes, 99))} ` +
       `(CPU ${ms(exactCpu)} a query) ` +
@@ -201,7 +197,6 @@ for (const run of runs) {
       }
     });
     const queryCpu = (cpuSeconds(cpu) * 1000) / queries.length;
-    times.sort((a, b) => a - b);
     console.log(
       `  probes ${probes ?? 'default'}: recall@${k} ${(found / (queries.length * k)).toFixed(4)}, ` +
         `p50 ${ms(percentile(times, 50))} p99 ${ms(percentile(times, 99))} (CPU ${ms(queryCpu)} a query), ` +

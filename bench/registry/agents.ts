@@ -3,6 +3,7 @@
  * each with a name, a description of a sentence or two, tags, capabilities, languages and one to four operations
  * with JSON Schema inputs. The same index always gives the same agent.
  */
+import { type Agent, readDocument } from '@agentry/core';
 
 interface Domain {
   name: string;
@@ -269,6 +270,13 @@ export function generateAgent(index: number, options: { varied?: boolean } = {})
 }
 
 /** Search queries people would type, varied enough that the query cache does not answer them all. */
+/** The `index`-th agent (`generateAgent`) as the registry reads its document: what `loadAgents` takes. */
+export function readGeneratedAgent(index: number, options: { varied?: boolean } = {}): Agent {
+  const [agent] = readDocument(generateAgent(index, options).document).agents;
+  if (agent === undefined) throw new Error(`generated agent ${index} does not read`);
+  return agent;
+}
+
 export function generateQuery(index: number): string {
   const next = random(index * 104729 + 3);
   const domain = pick(next, DOMAINS);

@@ -38,13 +38,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { readDocument } from '@agentry/core';
-import { createRegistry, loadAgents, type Registry } from '@agentry/registry';
-import pino from 'pino';
-import { generateAgent, generateFilter, generateQuery } from './agents.js';
-import { standInProvider } from './stand-in-provider.js';
-
-const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+import { loadAgents, type Registry } from '@agentry/registry';
+import { percentile, recall } from '../measures.js';
+import { generateFilter, generateQuery, readGeneratedAgent } from './agents.js';
+import { openMeasuringRegistry, searchThroughFetch } from './measuring-registry.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -67,23 +64,9 @@ const lexicalInMemoryFrom =
   args['lexical-in-memory-from'] === undefined ? undefined : Number(args['lexical-in-memory-from']);
 
 function open(db: string, approximateFrom: number, lexicalFrom = lexicalInMemoryFrom): Promise<Registry> {
-  return createRegistry({
-    databasePath: db,
-    adminToken: ADMIN_TOKEN,
-    embeddingProvider: standInProvider(),
-    logger: pino({ level: 'warn' }, pino.destination({ dest: 2, sync: true })),
-    quotaPerPublisher: null,
-    answerCache: false,
-    backgroundEmbedding: false,
-    rateLimits: {
-      default: { requests: 1e9, windowSeconds: 1 },
-      search: { requests: 1e9, windowSeconds: 1 },
-      resolve: { requests: 1e9, windowSeconds: 1 },
-    },
-    vectorIndex: {
-      approximateFrom,
-      ...(args.probes === undefined ? {} : { probes: Number(args.probes) }),
-    },
+  return openMeasuringRegistry(db, {
+    approximateFrom,
+    ...(args.probes === undefined ? {} : { probes: Number(args.probes) }),
     ...(lexicalFrom === undefined ? {} : { lexicalInMemoryFrom: lexicalFrom }),
   });
 }
@@ -96,9 +79,7 @@ async function preload(db: string, agents: number): Promise<void> {
   for (let from = 0; from < agents; from += size) {
     const batch = [];
     for (let i = from; i < Math.min(agents, from + size); i++) {
-      const [agent] = readDocument(generateAgent(i).document).agents;
-      if (agent === undefined) throw new Error(`generated agent ${i} does not read`);
-      batch.push(agent);
+      batch.push(readGeneratedAgent(i));
     }
     await loadAgents(registry, batch, { owner: 'bench' });
     if (Math.floor((from + size) / 50_000) > Math.floor(from / 50_000)) {
@@ -149,18 +130,7 @@ async function measure(db: string, approximateFrom: number): Promise<void> {
   const trainMs = performance.now() - started - openMs;
   const lexicalInMemory = (await registry.search.stats()).lexicalInMemory === true;
   const searches = Number(args.searches);
-  const search = async (body: object) => {
-    const response = await registry.fetch(
-      new Request('http://127.0.0.1/agents/search', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }),
-    );
-    if (response.status !== 200)
-      throw new Error(`search answered ${response.status}: ${await response.text()}`);
-    return (await response.json()) as Array<{ id: string }>;
-  };
+  const search = (body: object) => searchThroughFetch(registry, body);
   const timed = async (body: object) => {
     const at = performance.now();
     const results = await search(body);
@@ -242,22 +212,6 @@ function child(role: string, db: string, extra: string[] = []): Promise<unknown>
       else resolve(JSON.parse(output.trim().split('\n').at(-1)!));
     });
   });
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
-function recall(found: string[][], wanted: string[][]): number {
-  let hits = 0;
-  let total = 0;
-  for (const [i, truth] of wanted.entries()) {
-    const got = new Set(found[i]);
-    hits += truth.filter((id) => got.has(id)).length;
-    total += truth.length;
-  }
-  return total === 0 ? Number.NaN : hits / total;
 }
 
 async function parent(): Promise<void> {

@@ -18,20 +18,14 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Agent, type Binding, readDocument } from '@agentry/core';
-import {
-  createRegistry,
-  loadAgents,
-  moveRegistryDatabase,
-  type Registry,
-  scanAgentText,
-} from '@agentry/registry';
-import pino from 'pino';
+import type { Agent, Binding } from '@agentry/core';
+import { loadAgents, moveRegistryDatabase, type Registry, scanAgentText } from '@agentry/registry';
 import { preferredId } from '../../packages/registry/src/records/ids.js';
 import { searchDocumentOf } from '../../packages/registry/src/records/search-document.js';
-import { generateAgent, random } from './agents.js';
+import { percentile } from '../measures.js';
+import { random, readGeneratedAgent } from './agents.js';
+import { BENCH_ADMIN_TOKEN, openMeasuringRegistry } from './measuring-registry.js';
 
-const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 const BATCH = 500;
 /** Groups restricted agents are shared with; the caller with a group holds the first. */
 const GROUPS = ['team-a', 'team-b'];
@@ -86,19 +80,7 @@ function shaped(agent: Agent, shape: Shape): Agent {
 }
 
 function open(path: string): Promise<Registry> {
-  return createRegistry({
-    databasePath: path,
-    adminToken: ADMIN_TOKEN,
-    embeddings: 'none',
-    logger: pino({ level: 'warn' }, pino.destination({ dest: 2, sync: true })),
-    quotaPerPublisher: null,
-    answerCache: false,
-    rateLimits: {
-      default: { requests: 1e9, windowSeconds: 1 },
-      search: { requests: 1e9, windowSeconds: 1 },
-      resolve: { requests: 1e9, windowSeconds: 1 },
-    },
-  });
+  return openMeasuringRegistry(path);
 }
 
 /**
@@ -111,8 +93,7 @@ async function preload(registry: Registry, agents: number): Promise<void> {
     const plain: Agent[] = [];
     const other: Array<{ agent: Agent; shape: Shape }> = [];
     for (let i = from; i < Math.min(agents, from + BATCH); i++) {
-      const [read] = readDocument(generateAgent(i, { varied: true }).document).agents;
-      if (read === undefined) throw new Error(`generated agent ${i} does not read`);
+      const read = readGeneratedAgent(i, { varied: true });
       const shape = shapeOf(i);
       const agent = shaped(read, shape);
       if (shape.arrival === 'registered' && shape.group === undefined) plain.push(agent);
@@ -173,11 +154,6 @@ const CASES: ReadonlyArray<readonly [name: string, query: string]> = [
 
 type Who = 'anonymous' | 'group' | 'admin';
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
 async function measure(registry: Registry): Promise<void> {
   const { token: groupToken } = await registry.store.tokens.create(
     { role: 'client', groups: [GROUPS[0]!] },
@@ -186,7 +162,7 @@ async function measure(registry: Registry): Promise<void> {
   const tokens: Record<Who, string | undefined> = {
     anonymous: undefined,
     group: groupToken,
-    admin: ADMIN_TOKEN,
+    admin: BENCH_ADMIN_TOKEN,
   };
   const repeats = Number(args.repeats);
   const ask = async (who: Who, path: string, body?: object): Promise<{ ms: number; total?: number }> => {

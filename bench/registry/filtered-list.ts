@@ -21,12 +21,11 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createRegistry, serveRegistry } from '@agentry/registry';
-import pino from 'pino';
+import { serveRegistry } from '@agentry/registry';
 import { Pool } from 'undici';
+import { percentile } from '../measures.js';
 import { generateFilter } from './agents.js';
-
-const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+import { openMeasuringRegistry } from './measuring-registry.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -51,27 +50,9 @@ interface InProcess {
   scopeSizes: number[];
 }
 
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
 /** The child: opens the registry, times pages and scopes in process, then serves until stdin closes. */
 async function serve(db: string, mode: string): Promise<void> {
-  const registry = await createRegistry({
-    databasePath: db,
-    adminToken: ADMIN_TOKEN,
-    embeddings: 'none',
-    logger: pino({ level: 'warn' }, pino.destination({ dest: 2, sync: true })),
-    quotaPerPublisher: null,
-    answerCache: args['answer-cache'] === 'on',
-    backgroundEmbedding: false,
-    rateLimits: {
-      default: { requests: 1e9, windowSeconds: 1 },
-      search: { requests: 1e9, windowSeconds: 1 },
-      resolve: { requests: 1e9, windowSeconds: 1 },
-    },
-  });
+  const registry = await openMeasuringRegistry(db, { answerCache: args['answer-cache'] === 'on' });
   const { store } = registry;
   // Both modes read the index first (GET /facets waits for it), so both serve with the same memory and CPU spent.
   const loading = performance.now();

@@ -26,10 +26,10 @@ import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
-import { createRegistry, type Registry } from '@agentry/registry';
-import pino from 'pino';
+import type { Registry } from '@agentry/registry';
+import { percentile } from '../measures.js';
 import { generateFilter, generateQuery } from './agents.js';
-import { standInProvider } from './stand-in-provider.js';
+import { openMeasuringRegistry, searchThroughFetch } from './measuring-registry.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -172,27 +172,10 @@ function post<T>(session: Session, method: string, params?: object): Promise<T> 
 }
 
 function open(db: string): Promise<Registry> {
-  return createRegistry({
-    databasePath: db,
-    adminToken: 'bench-admin-token-0123456789abcdef',
-    embeddingProvider: standInProvider(),
-    logger: pino({ level: 'warn' }, pino.destination({ dest: 2, sync: true })),
-    quotaPerPublisher: null,
-    answerCache: false,
-    backgroundEmbedding: false,
-    rateLimits: {
-      default: { requests: 1e9, windowSeconds: 1 },
-      search: { requests: 1e9, windowSeconds: 1 },
-      resolve: { requests: 1e9, windowSeconds: 1 },
-    },
-    vectorIndex: { approximateFrom: Number(args['approximate-from']) },
+  return openMeasuringRegistry(db, {
+    approximateFrom: Number(args['approximate-from']),
     lexicalInMemoryFrom: Number(args['lexical-in-memory-from']),
   });
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MB`;
@@ -433,18 +416,7 @@ async function main(): Promise<void> {
   log(`  stats ${JSON.stringify(await registry.search.stats())}`);
   log(memoryLine('  memory when ready'));
 
-  const search = async (body: object) => {
-    const response = await registry.fetch(
-      new Request('http://127.0.0.1/agents/search', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }),
-    );
-    if (response.status !== 200)
-      throw new Error(`search answered ${response.status}: ${await response.text()}`);
-    return (await response.json()) as Array<{ id: string }>;
-  };
+  const search = (body: object) => searchThroughFetch(registry, body);
   for (let i = 0; i < 20; i++) await search({ query: generateQuery(900_000 + i), top: 10, mode: 'hybrid' });
   for (let i = 0; i < 5; i++) await search({ query: generateQuery(900_100 + i), top: 10, mode: 'semantic' });
   for (let i = 0; i < 5; i++) {

@@ -52,6 +52,7 @@ import { parseArgs } from 'node:util';
 import { chosenUseLiteEngine } from '@agentry/embeddings';
 import { loadNativeKernels } from '@agentry/embeddings/use-lite';
 import { Pool } from 'undici';
+import { percentile } from '../measures.js';
 import { generateAgent, generateFilter, generateQuery } from './agents.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -188,11 +189,6 @@ async function load(
   const seconds = (performance.now() - started) / 1000;
   await Promise.all(pools.map((pool) => pool.close()));
   return { seconds, latenciesMs, failures, statuses };
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
 const results: Array<{ name: string; value: string; target: string; pass: boolean }> = [];

@@ -7,14 +7,13 @@
  *     [--embedding-cache <file>] [--answer-cache on|off] [--embedding-threads <n>]
  */
 import { parseArgs } from 'node:util';
-import { readDocument } from '@agentry/core';
 import { createEmbeddingProvider, type EmbeddingProvider } from '@agentry/embeddings';
 import { createRegistry, loadAgents, type RegistryOptions, serveRegistry } from '@agentry/registry';
 import pino from 'pino';
-import { generateAgent } from './agents.js';
+import { generateAgent, readGeneratedAgent } from './agents.js';
 import { type CachingProvider, cachingProvider } from './embedding-cache.js';
+import { BENCH_ADMIN_TOKEN, UNLIMITED_RATE_LIMITS } from './measuring-registry.js';
 
-export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 const BATCH = 500;
 
 /**
@@ -59,12 +58,7 @@ async function main(): Promise<void> {
     logger: pino({ level: 'warn' }, pino.destination({ dest: 2, sync: true })),
     quotaPerPublisher: null,
     answerCache: values['answer-cache'] !== 'off',
-    // The bench measures throughput, not the per-client limits.
-    rateLimits: {
-      default: { requests: 1e9, windowSeconds: 1 },
-      search: { requests: 1e9, windowSeconds: 1 },
-      resolve: { requests: 1e9, windowSeconds: 1 },
-    },
+    rateLimits: UNLIMITED_RATE_LIMITS,
   };
   const useLite =
     values['embedding-threads'] === undefined ? {} : { threads: Number(values['embedding-threads']) };
@@ -92,9 +86,7 @@ async function main(): Promise<void> {
   for (let from = 0; from < preload; from += BATCH) {
     const agents = [];
     for (let i = from; i < Math.min(preload, from + BATCH); i++) {
-      const [agent] = readDocument(generateAgent(i).document).agents;
-      if (agent === undefined) throw new Error(`generated agent ${i} does not read`);
-      agents.push(agent);
+      agents.push(readGeneratedAgent(i));
     }
     await loadAgents(registry, agents, { owner: 'bench' });
     cache?.save();
