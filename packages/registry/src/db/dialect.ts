@@ -23,6 +23,12 @@ export interface DatabaseDialect {
    * number they were made at.
    */
   changeCount(): number;
+  /**
+   * The same count with every commit made before this call in it, where the dialect can tell without a statement
+   * through the query builder: SQLite reads `PRAGMA data_version` on the connection at once (a few microseconds,
+   * no table read). Absent on PostgreSQL, which hears other connections' commits by notification, later.
+   */
+  changeCountNow?(): number;
   /** The database's own consistency check: `['ok']` when it is sound. */
   integrityCheck(): Promise<string[]>;
   /**

@@ -7,7 +7,7 @@ import BetterSqlite from 'better-sqlite3';
 import { type ColumnDefinitionBuilder, Kysely, SqliteDialect } from 'kysely';
 import type { Database } from './database.js';
 import type { DatabaseDialect, RanAlone } from './dialect.js';
-import { countingDatabase } from './statement-cache.js';
+import { type CountingDatabase, countingDatabase } from './statement-cache.js';
 
 export interface SqliteOptions {
   /** The database file; `:memory:` for a throwaway store. */
@@ -52,7 +52,7 @@ export function openSqlite(options: SqliteOptions): { db: Kysely<Database>; dial
   }
   const counting = countingDatabase(database);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: counting }) });
-  return { db, dialect: sqliteDialect(database, db, counting.changeCount, busyTimeoutMs) };
+  return { db, dialect: sqliteDialect(database, db, counting, busyTimeoutMs) };
 }
 
 /**
@@ -110,12 +110,13 @@ export function sqliteFileHasTables(path: string, tables: readonly string[]): bo
 function sqliteDialect(
   database: BetterSqlite.Database,
   db: Kysely<Database>,
-  changeCount: () => number,
+  counting: Pick<CountingDatabase, 'changeCount' | 'changeCountNow'>,
   busyTimeoutMs: number,
 ): DatabaseDialect {
   return {
     name: 'sqlite',
-    changeCount,
+    changeCount: counting.changeCount,
+    changeCountNow: counting.changeCountNow,
     identity: (column: ColumnDefinitionBuilder) => column.primaryKey().autoIncrement(),
     blobType: 'blob',
     async lockKey(): Promise<void> {},

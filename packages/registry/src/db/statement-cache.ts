@@ -25,6 +25,11 @@ export interface CountingDatabase extends SqliteDatabase {
    * or process (`PRAGMA data_version`).
    */
   changeCount(): number;
+  /**
+   * The same count, with other connections' commits looked for at this call (one `PRAGMA data_version`, no table
+   * read): for an answer that must hold every commit made before it was asked.
+   */
+  changeCountNow(): number;
 }
 
 export function countingDatabase(database: Database.Database): CountingDatabase {
@@ -33,6 +38,16 @@ export function countingDatabase(database: Database.Database): CountingDatabase 
   let lastDataVersion = dataVersion.get() as number;
   let writes = 0;
   let lastChecked = performance.now();
+
+  /** Counts a commit by another connection when `data_version` has moved since it was last read. */
+  function lookForOtherCommits(now: number): void {
+    lastChecked = now;
+    const version = dataVersion.get() as number;
+    if (version !== lastDataVersion) {
+      lastDataVersion = version;
+      writes++;
+    }
+  }
 
   function wrap(sql: string): SqliteStatement {
     const statement = database.prepare(sql);
@@ -71,14 +86,11 @@ export function countingDatabase(database: Database.Database): CountingDatabase 
       // Asking SQLite costs more than the cached answers it guards, so other processes' commits are looked for
       // at most once a millisecond; this process's own writes are counted as they happen.
       const now = performance.now();
-      if (now - lastChecked >= 1) {
-        lastChecked = now;
-        const version = dataVersion.get() as number;
-        if (version !== lastDataVersion) {
-          lastDataVersion = version;
-          writes++;
-        }
-      }
+      if (now - lastChecked >= 1) lookForOtherCommits(now);
+      return writes;
+    },
+    changeCountNow(): number {
+      lookForOtherCommits(performance.now());
       return writes;
     },
   };

@@ -584,7 +584,7 @@ export class AgentRepository {
   }
 
   /**
-   * A filtered page from the facet index, brought up to date with the database first (by reading the change log,
+   * A filtered page from the facet index, brought up to date with the database first (`current({ exact: true })`,
    * not waiting for the change counter to hear of other connections' commits): the agents meeting the filters in id order after
    * `afterId`, less those hidden from `caller` (asked of the database after that), then the page's rows, read
    * with `caller`'s visibility again. The same page the statement of `list` gives: the same agents in the same

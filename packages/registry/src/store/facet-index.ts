@@ -11,8 +11,11 @@
  * The index stays exact by following the log of changed agents (agent-changes.ts), which triggers in the database
  * stamp on every write to the agents and the tables of their values, whoever makes it (this process, another one, a
  * replica, a migration): when the database's change counter (`DatabaseDialect.changeCount`, which also hears other
- * processes' and replicas' commits) has moved (or at every `current({ exact: true })`), the agents stamped since the
- * index's position in the log are read again by id (those gone are dropped), and the position moves past them.
+ * processes' and replicas' commits) has moved, the agents stamped since the index's position in the log are read
+ * again by id (those gone are dropped), and the position moves past them. An answer that must hold every commit
+ * made before it was asked (`current({ exact: true })`, a list page) asks SQLite's counter at once
+ * (`changeCountNow`: `PRAGMA data_version`, no statement through Kysely) and reads the log only when it moved; on
+ * PostgreSQL, whose counter hears other connections by notification, later, it reads the log every time.
  * Positions follow commit order on both dialects, so no write is missed however its `updated_at` was stamped, and
  * nothing needs comparing every agent afterwards. Many changes at once (more than 10,000 and a quarter of the
  * agents: a bulk load) are read table by table instead. The first load reads every value table once (at 100,000
@@ -112,6 +115,7 @@ export class FacetIndex {
   readonly #db: Kysely<Database>;
   readonly #dialect: DialectName;
   readonly #changeCount: () => number;
+  readonly #changeCountNow: (() => number) | undefined;
   readonly #dictionary = new FacetDictionary();
   #agents = new FacetPostings();
   #loaded = false;
@@ -126,10 +130,20 @@ export class FacetIndex {
   /** Refreshes and loads run one after another: each reads what the one before left. */
   #work: Promise<void> = Promise.resolve();
 
-  constructor(db: Kysely<Database>, dialect: DialectName, changeCount: () => number) {
+  /**
+   * `changeCount` is the database's change counter (`DatabaseDialect.changeCount`); `changeCountNow`, where the
+   * dialect has it (`DatabaseDialect.changeCountNow`, SQLite), the same counter with every earlier commit in it.
+   */
+  constructor(
+    db: Kysely<Database>,
+    dialect: DialectName,
+    changeCount: () => number,
+    changeCountNow?: () => number,
+  ) {
     this.#db = db;
     this.#dialect = dialect;
     this.#changeCount = changeCount;
+    this.#changeCountNow = changeCountNow;
   }
 
   /** Whether every agent has been read once: until then, answers come from the database. */
@@ -139,18 +153,25 @@ export class FacetIndex {
 
   /**
    * Brings the index up to what the database holds now; at once when nothing was written since the last time.
-   * With `exact`, the log is read even when the change counter has not moved (one indexed statement, usually no
-   * rows): the counter hears other connections' commits later (PostgreSQL by notification; SQLite asks the file at
-   * most once a millisecond), and an answer that must be what the database answers (a list page) cannot wait.
+   * The change counter hears other connections' commits later (SQLite asks the file at most once a millisecond,
+   * PostgreSQL waits for a notification), and an answer that must be what the database answers (`exact`: a list
+   * page) cannot wait: on SQLite it asks the file at once (`changeCountNow`, a few microseconds) and reads the log
+   * only when that moved; on PostgreSQL it reads the log every time (one statement, usually no rows).
    */
   async current(options: { exact?: boolean } = {}): Promise<void> {
-    const verify = options.exact === true;
+    const exact = options.exact === true;
+    const countNow = exact ? this.#changeCountNow : undefined;
+    if (countNow !== undefined) {
+      if (this.#loaded && countNow() === this.#checkedAt) return;
+      return this.#serially(() => this.#refresh(countNow));
+    }
+    const verify = exact;
     if (this.#loaded && !verify && this.#changeCount() === this.#checkedAt) return;
-    if (!verify) return this.#serially(() => this.#refresh(false));
+    if (!verify) return this.#serially(() => this.#refresh(this.#changeCount));
     // Every request waiting for a read of the log that has not begun yet shares it: it begins after they came.
     this.#nextVerify ??= this.#serially(() => {
       this.#nextVerify = undefined;
-      return this.#refresh(true);
+      return this.#refresh(this.#changeCount, true);
     });
     return this.#nextVerify;
   }
@@ -274,8 +295,13 @@ export class FacetIndex {
     return run;
   }
 
-  async #refresh(verify = false): Promise<void> {
-    const count = this.#changeCount();
+  /**
+   * Reads what changed since the index's position in the log, unless `changeCount` is where it was last brought up
+   * to date (`verify`: whatever it says). The count is taken before the log is read: a commit after it is counted
+   * next time, and read again, but none counted here is missing from the read.
+   */
+  async #refresh(changeCount: () => number, verify = false): Promise<void> {
+    const count = changeCount();
     if (this.#loaded && !verify && count === this.#checkedAt) return;
     if (!this.#loaded) {
       await this.#loadAll();

@@ -47,7 +47,12 @@ export class RegistryStore {
     this.db = db;
     this.dialect = dialect;
     this.#close = close;
-    this.facets = new FacetIndex(db, dialect.name, () => dialect.changeCount());
+    this.facets = new FacetIndex(
+      db,
+      dialect.name,
+      () => dialect.changeCount(),
+      dialect.changeCountNow?.bind(dialect),
+    );
     this.agents = new AgentRepository(db, dialect, options.metadataOf, now, this.facets);
     this.tokens = new TokenStore(db, now, () => dialect.changeCount());
     this.audit = new AuditLog(db);

@@ -4,10 +4,12 @@
  * within one millisecond), a deleted agent, filters by status and by value, a write through another connection,
  * which only the change counter tells of, one stamped with an `updated_at` a year older than what the index has
  * seen (a replica whose clock is behind), one made in SQL that leaves `updated_at` alone (a backfill), and, on
- * PostgreSQL, a transaction that began writing before a write the index has read and commits after it.
+ * PostgreSQL, a transaction that began writing before a write the index has read and commits after it; and an exact
+ * answer (a list page) holds another connection's commit made just before it without waiting for the counter.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { storedMetadata } from '../../src/records/views.js';
 import { FacetIndex } from '../../src/store/facet-index.js';
@@ -34,7 +36,13 @@ export function describeFacetIndex(dialect: DialectName): void {
         metadataOf: storedMetadata,
         now: () => '2025-03-01T00:00:00.000Z',
       });
-      index = new FacetIndex(store.db, store.dialect.name, () => store.changeCount());
+      // As the store builds it: on SQLite, an exact answer asks the file at once (`changeCountNow`).
+      index = new FacetIndex(
+        store.db,
+        store.dialect.name,
+        () => store.changeCount(),
+        store.dialect.changeCountNow?.bind(store.dialect),
+      );
     });
     after(async () => {
       await late.close();
@@ -139,6 +147,37 @@ export function describeFacetIndex(dialect: DialectName): void {
         tags: [{ value: 'gamma', count: 1 }],
       });
       assert.deepEqual(await tags([{ source: 'agent_tags', values: ['beta'] }]), { total: 0, tags: [] });
+    });
+
+    test('an exact answer holds what another connection committed just before it was asked', async () => {
+      // No waiting for the change counter: SQLite's file is asked at once, PostgreSQL's log read every time. On
+      // SQLite the writer is a connection kept open: opening one takes longer than the counter's millisecond.
+      const raw =
+        dialect === 'sqlite' ? new Database((database.location as { path: string }).path) : undefined;
+      const writeInSql = async (statement: string) =>
+        raw === undefined ? database.query(statement) : raw.prepare(statement).run();
+      const epsilon = async () =>
+        (await index.count({ requirements: [{ source: 'agent_tags', values: ['epsilon'] }] }, 20)).total;
+      try {
+        for (let round = 1; round <= 10; round++) {
+          await register(
+            other,
+            agentOf({ id: `just-before-${round}`, name: 'Just before', tags: ['alpha'] }),
+            'acme',
+          );
+          await index.current({ exact: true });
+          assert.equal(await epsilon(), round - 1);
+          // The counter has just looked at the file; the write in SQL right after is within its millisecond.
+          store.changeCount();
+          await writeInSql(
+            `insert into agent_tags (agent_id, value) values ('just-before-${round}', 'epsilon')`,
+          );
+          await index.current({ exact: true });
+          assert.equal(await epsilon(), round);
+        }
+      } finally {
+        raw?.close();
+      }
     });
 
     if (dialect === 'postgres') {
