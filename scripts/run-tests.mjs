@@ -12,9 +12,15 @@
 // Test files that import TypeScript outside the packages (examples/, scripts/, bench/) run in a second pass with tsx.
 // Extra arguments are passed to `node --test` (e.g. --test-name-pattern=woa). fixed-seed.mjs gives every fast-check
 // property one seed.
+//
+// Files start longest first, by the seconds scripts/test-durations.json recorded for them (files it does not know
+// start before those it does): two files run at a time, and a long file started last would otherwise run alone at
+// the end (sorted by path, the 50-second store-postgres and web-page tests came last). AGENTRY_TEST_DURATIONS=write
+// records the files run this time into it (scripts/test-timing.mjs; best from a whole run, on a quiet machine).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve, sep } from 'node:path';
 import { mirrorTests } from './test-mirror.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -69,7 +75,32 @@ if (bundle.status !== 0) {
   process.exit(bundle.status ?? 1);
 }
 
-const { plain, needsTsx } = mirrorTests(root, files);
+const mirrored = mirrorTests(root, files);
+
+const durationsFile = join(root, 'scripts/test-durations.json');
+const durations = existsSync(durationsFile) ? JSON.parse(readFileSync(durationsFile, 'utf8')) : {};
+
+/** packages/<pkg>/test/….test.ts, the key of a file in test-durations.json, for a test file or its mirror. */
+function durationKey(file) {
+  const parts = relative(root, file).split(sep);
+  if (parts[0] === 'packages' && parts[2] === 'dist-test') parts[2] = 'test';
+  const path = parts.join('/');
+  return path.endsWith('.js') ? `${path.slice(0, -3)}.ts` : path;
+}
+
+/** Files the durations do not know first (in path order), then the known ones longest first. */
+function longestFirst(testFiles) {
+  const seconds = (file) => durations[durationKey(file)] ?? Number.POSITIVE_INFINITY;
+  return [...testFiles].sort((a, b) => seconds(b) - seconds(a) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+const plain = longestFirst(mirrored.plain);
+const needsTsx = longestFirst(mirrored.needsTsx);
+
+const recording = process.env['AGENTRY_TEST_DURATIONS'] === 'write';
+const timesDir = recording ? mkdtempSync(join(tmpdir(), 'agentry-test-times-')) : undefined;
+const timesLog = timesDir === undefined ? undefined : join(timesDir, 'times.jsonl');
+const timingArgs = recording ? ['--import', './scripts/test-timing.mjs'] : [];
 
 // Two test files at a time: most tests wait on loopback servers, child processes and SQLite rather than the CPU,
 // so a second file overlaps those waits (Node's default, one fewer than the cores, is one on a 2-core machine).
@@ -78,8 +109,9 @@ const concurrency = process.env['TEST_CONCURRENCY'] ?? '2';
 const hasConcurrency = flagArgs.some((arg) => arg.startsWith('--test-concurrency'));
 const concurrencyArgs = hasConcurrency ? [] : [`--test-concurrency=${concurrency}`];
 
-function runPass(testFiles, loaderArgs) {
+function runPass(name, testFiles, loaderArgs) {
   if (testFiles.length === 0) return 0;
+  const started = performance.now();
   const result = spawnSync(
     process.execPath,
     [
@@ -87,16 +119,44 @@ function runPass(testFiles, loaderArgs) {
       '--enable-source-maps',
       '--import',
       './scripts/fixed-seed.mjs',
+      ...timingArgs,
       '--test',
       ...concurrencyArgs,
       ...flagArgs,
       ...testFiles.map((file) => relative(root, file)),
     ],
-    { cwd: root, stdio: 'inherit' },
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: timesLog === undefined ? process.env : { ...process.env, AGENTRY_TEST_TIMES: timesLog },
+    },
   );
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  process.stderr.write(`run-tests: ${name} pass, ${testFiles.length} files in ${seconds} s\n`);
   return result.status ?? 1;
 }
 
-const plainStatus = runPass(plain, []);
-const tsxStatus = runPass(needsTsx, ['--import', 'tsx']);
+const plainStatus = runPass('main', plain, []);
+const tsxStatus = runPass('tsx', needsTsx, ['--import', 'tsx']);
+
+if (timesLog !== undefined && timesDir !== undefined) {
+  const recorded = { ...durations };
+  if (existsSync(timesLog)) {
+    for (const line of readFileSync(timesLog, 'utf8').split('\n')) {
+      if (line === '') continue;
+      const { file, seconds } = JSON.parse(line);
+      recorded[durationKey(file)] = Math.round(seconds * 10) / 10;
+    }
+  }
+  // Files that are gone are forgotten; the rest are kept in path order, so that a new record reads as a diff.
+  const kept = Object.keys(recorded)
+    .filter((key) => existsSync(join(root, key)))
+    .sort();
+  writeFileSync(
+    durationsFile,
+    `${JSON.stringify(Object.fromEntries(kept.map((key) => [key, recorded[key]])), null, 2)}\n`,
+  );
+  rmSync(timesDir, { recursive: true, force: true });
+}
+
 process.exit(plainStatus !== 0 ? plainStatus : tsxStatus);
