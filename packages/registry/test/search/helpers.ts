@@ -57,6 +57,15 @@ export function rankLexicallyInMemory(): void {
 }
 
 /**
+ * Whether `rankLexicallyInMemory` was called in this process: a case that makes no index through
+ * `createSearchIndex` below (a registry started whole) runs the same either way, so a suite's in-memory run leaves
+ * it to the stored run instead of running it twice.
+ */
+export function rankingLexicallyInMemory(): boolean {
+  return lexicalInMemory;
+}
+
+/**
  * The search index on a database of this file: on PostgreSQL with its dialect (its lexical engine and change
  * counter), as the registry makes it; on SQLite as it is.
  */
