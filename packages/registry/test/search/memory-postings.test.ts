@@ -340,6 +340,102 @@ describe('in-memory lexical index', () => {
     );
   });
 
+  it('pruned within scopes and beside restricted agents: the top 100 is the unpruned one, the pool below in its order', () => {
+    // Registries of up to 400 agents (a quarter restricted, some replaced or deleted), words from rare to common,
+    // searched with and without candidates and excluded agents, against the same index scoring every match.
+    const rare = ['weather', 'forecast', 'café', 'mail', 'ab', 'forecasting', 'cities', 'e'];
+    const common = ['data', 'report', 'city', 'run'];
+    const agentText = fc
+      .tuple(
+        fc.subarray(common),
+        fc.subarray(rare, { maxLength: 1 }),
+        fc.constantFrom('', 'data', 'city city'),
+      )
+      .map(([shared, own, extra]) => [...shared, ...own, extra].join(' '));
+    const agentFields: fc.Arbitrary<LexicalFields> = fc.record({
+      name: agentText,
+      description: agentText,
+      tags: fc.constant(''),
+      capabilities: fc.constant(''),
+      operationNames: fc.constant(''),
+      operationText: agentText,
+      parameters: fc.constant(''),
+    });
+    const agentArbitrary = fc.record({ fields: agentFields, restricted: fc.integer({ min: 0, max: 3 }) });
+    const words = fc
+      .array(fc.constantFrom(...rare, ...common), { minLength: 2, maxLength: 5 })
+      .map((parts) => parts.join(' '));
+    /** Which agents a search keeps: every one, a share of them as candidates, or all but a share excluded. */
+    let scoredPruned = 0;
+    let scoredEverything = 0;
+    const scopeOf = fc.record({
+      kind: fc.constantFrom('none', 'candidates', 'excluded', 'both'),
+      modulus: fc.integer({ min: 2, max: 7 }),
+      remainder: fc.integer({ min: 0, max: 6 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(agentArbitrary, { minLength: 1, maxLength: 400, size: 'max' }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.boolean(),
+        fc.array(fc.tuple(words, fc.constantFrom(1, 5, 10, 20, 100, 150, 1000), scopeOf), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        (agents, removed, compactEagerly, searches) => {
+          const options = compactEagerly ? { compactFrom: 1 } : {};
+          const pruned = new MemoryPostings(options);
+          const everything = new MemoryPostings({ ...options, prune: false });
+          const ids = agents.map((_, i) => `agent-${i}`);
+          for (const index of [pruned, everything]) {
+            for (const [i, agent] of agents.entries())
+              index.set(ids[i]!, agent.fields, agent.restricted === 0);
+            // Some replaced (a new slot, their text another's), some deleted: freed slots hold stale postings.
+            for (let i = 0; i < removed && i < agents.length; i++) {
+              if (i % 2 === 0) index.delete(ids[(i * 7) % agents.length]!);
+              else index.set(ids[(i * 5) % agents.length]!, agents[i]!.fields, agents[i]!.restricted === 1);
+            }
+          }
+          for (const [text, limit, { kind, modulus, remainder }] of searches) {
+            const share = new Set(ids.filter((_, i) => i % modulus === remainder % modulus));
+            const rest = new Set(ids.filter((id) => !share.has(id)));
+            const scope: Omit<LexicalSearchOptions, 'limit'> =
+              kind === 'candidates'
+                ? { candidates: rest }
+                : kind === 'excluded'
+                  ? { excluded: share }
+                  : kind === 'both'
+                    ? { candidates: rest, excluded: new Set(ids.filter((_, i) => i % 3 === 0)) }
+                    : {};
+            const query = parseLexicalQuery(text);
+            const label = `${text} (${kind}, limit ${limit})`;
+            const all = everything.search(query, { ...scope, limit: ids.length });
+            const actual = pruned.search(query, { ...scope, limit });
+            const exact = Math.min(limit, 100);
+            // The same ids, order and scores (to the bit: the same sums in the same order) down to the proven depth.
+            assert.deepEqual(actual.slice(0, exact), all.slice(0, exact), label);
+            // Short of `limit` only below the proven depth (agents holding only common words left out), never padded.
+            assert.ok(actual.length >= Math.min(exact, all.length) && actual.length <= limit, label);
+            const rank = new Map(all.map((hit, i) => [hit.id, i]));
+            let previous = exact - 1;
+            for (const hit of actual.slice(exact)) {
+              const at = rank.get(hit.id);
+              assert.ok(at !== undefined && at > previous, `${label}: ${hit.id} out of order`);
+              assert.equal(hit.score, all[at]!.score, label);
+              previous = at;
+            }
+          }
+          scoredPruned += pruned.agentsScored;
+          scoredEverything += everything.agentsScored;
+        },
+      ),
+      // Not shrunk: a failing registry of hundreds of agents takes minutes to shrink; the first one is reported.
+      { seed: 20261201, numRuns: 60, endOnFailure: true },
+    );
+    // The pruning did leave agents unscored.
+    assert.ok(scoredPruned < 0.8 * scoredEverything, `${scoredPruned} scored against ${scoredEverything}`);
+  });
+
   it('finds phrases and repeated words past 8,192 positions (areas kept in 32 bits apart), compacted or not', () => {
     const empty = {
       name: '',
