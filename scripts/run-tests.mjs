@@ -10,8 +10,9 @@
 //   3. test-mirror.mjs transpiles each package's test/ into dist-test/, a mirror at the same depth whose imports of
 //      ../src/ point at the built ../dist/ (so tests exercise the code users run, one module instance per package).
 // Test files that import TypeScript outside the packages (examples/, scripts/, bench/) run in a second pass with tsx.
-// Extra arguments are passed to `node --test` (e.g. --test-name-pattern=woa). fixed-seed.mjs gives every fast-check
-// property one seed.
+// Extra arguments are what `node --test` takes (e.g. --test-name-pattern=woa, --test-reporter=spec; see below, the
+// files run through scripts/test-driver.mjs) and node's own flags. fixed-seed.mjs gives every fast-check property
+// one seed.
 //
 // Files start longest first, by the seconds scripts/test-durations.json recorded for them (files it does not know
 // start before those it does): two files run at a time, and a long file started last would otherwise run alone at
@@ -105,9 +106,47 @@ const timingArgs = recording ? ['--import', './scripts/test-timing.mjs'] : [];
 // Two test files at a time: most tests wait on loopback servers, child processes and SQLite rather than the CPU,
 // so a second file overlaps those waits (Node's default, one fewer than the cores, is one on a 2-core machine).
 // TEST_CONCURRENCY overrides it.
-const concurrency = process.env['TEST_CONCURRENCY'] ?? '2';
-const hasConcurrency = flagArgs.some((arg) => arg.startsWith('--test-concurrency'));
-const concurrencyArgs = hasConcurrency ? [] : [`--test-concurrency=${concurrency}`];
+//
+// The files run through scripts/test-driver.mjs (node:test's run()), which keeps their order: `node --test` sorts
+// them by path. The `--test-*` flags `node --test` would read are read here and handed to it; other flags are
+// node's own, given to the driver and inherited by every test file's process.
+const driverOptions = {
+  concurrency: Number(process.env['TEST_CONCURRENCY'] ?? '2'),
+  testNamePatterns: [],
+  only: false,
+  timeout: undefined,
+  reporters: [],
+};
+const nodeFlags = [];
+const destinations = [];
+for (let i = 0; i < flagArgs.length; i++) {
+  const arg = flagArgs[i];
+  const match = /^(--test-[a-z-]+)(?:=(.*))?$/.exec(arg);
+  if (match === null) {
+    nodeFlags.push(arg);
+    continue;
+  }
+  const [, flag, inline] = match;
+  if (flag === '--test-only') {
+    driverOptions.only = true;
+    continue;
+  }
+  const value = inline ?? flagArgs[++i];
+  if (value === undefined) throw new Error(`run-tests: ${flag} needs a value`);
+  if (flag === '--test-concurrency') driverOptions.concurrency = Number(value);
+  else if (flag === '--test-name-pattern') driverOptions.testNamePatterns.push(value);
+  else if (flag === '--test-timeout') driverOptions.timeout = Number(value);
+  else if (flag === '--test-reporter') driverOptions.reporters.push({ name: value, destination: 'stdout' });
+  else if (flag === '--test-reporter-destination') destinations.push(value);
+  else throw new Error(`run-tests: ${flag} is not a test flag run-tests.mjs knows`);
+}
+// As with `node --test`: the n-th destination is the n-th reporter's (stdout for a lone reporter without one).
+for (const [i, destination] of destinations.entries()) {
+  const reporter = driverOptions.reporters[i];
+  if (reporter === undefined)
+    throw new Error('run-tests: more --test-reporter-destination than --test-reporter');
+  reporter.destination = destination;
+}
 
 function runPass(name, testFiles, loaderArgs) {
   if (testFiles.length === 0) return 0;
@@ -120,10 +159,9 @@ function runPass(name, testFiles, loaderArgs) {
       '--import',
       './scripts/fixed-seed.mjs',
       ...timingArgs,
-      '--test',
-      ...concurrencyArgs,
-      ...flagArgs,
-      ...testFiles.map((file) => relative(root, file)),
+      ...nodeFlags,
+      'scripts/test-driver.mjs',
+      JSON.stringify({ ...driverOptions, files: testFiles }),
     ],
     {
       cwd: root,
