@@ -432,18 +432,13 @@ export class MemoryPostings {
     const ranked = [...new Set(terms)].filter((term) => held(term) > 0).sort((a, b) => held(a) - held(b));
     const depth = Math.min(limit, PRUNE_EXACT_DEPTH);
     const common = PRUNE_COMMON_SHARE * rows;
-    const score = this.score;
     const candidates = this.scored;
     const lengths = this.lengths;
     // By candidate, in the order taken: its norm (negated for a restricted agent) and its score so far.
     const norms = this.frequency;
     let count = 0;
     let answer: LexicalMatch[] | undefined;
-    const finish = () => {
-      const sums = this.values;
-      for (let c = 0; c < count; c++) score[candidates[c]!] = sums[c]!;
-      return this.top(count, limit);
-    };
+    const finish = () => this.topCandidates(count, limit);
     for (let step = 0; step < ranked.length; step++) {
       const taken = ranked[step]!;
       this.termsTaken++;
@@ -499,11 +494,7 @@ export class MemoryPostings {
     }
     this.agentsScored += count;
     norms.fill(0, 0, count);
-    for (let i = 0; i < count; i++) {
-      const slot = candidates[i]!;
-      score[slot] = 0;
-      scope[slot]! &= ~SELECTED;
-    }
+    for (let i = 0; i < count; i++) scope[candidates[i]!]! &= ~SELECTED;
     for (const slot of marked) scope[slot] = 0;
     return answer;
   }
@@ -640,6 +631,49 @@ export class MemoryPostings {
       }
     }
     this.postingsRead += read;
+  }
+
+  /**
+   * `top` for a pruned search's candidates: their sums are by candidate (`values`), so they are read in order and
+   * copied once (into `frequency`, the norms' place, cleared after) for the selection.
+   */
+  private topCandidates(count: number, limit: number): LexicalMatch[] {
+    const sums = this.values;
+    const state = this.state;
+    const order = this.order;
+    const candidates = this.scored;
+    let kept: number[];
+    if (count <= limit) kept = Array.from({ length: count }, (_, c) => c);
+    else {
+      const values = this.frequency;
+      values.set(sums.subarray(0, count));
+      const threshold = select(values, count, count - limit);
+      kept = [];
+      // The candidates at the threshold by public first, then order (as `top`).
+      const tied = this.touched;
+      let ties = 0;
+      for (let c = 0; c < count; c++) {
+        const value = sums[c]!;
+        if (value > threshold) kept.push(c);
+        else if (value === threshold) {
+          const slot = candidates[c]!;
+          tied[ties] = c;
+          values[ties++] = state[slot]! * 2 ** 32 + order[slot]!;
+        }
+      }
+      const wanted = limit - kept.length;
+      const last = ties > wanted ? select(values, ties, wanted - 1) : Number.POSITIVE_INFINITY;
+      for (let i = 0; i < ties; i++) {
+        const slot = candidates[tied[i]!]!;
+        if (state[slot]! * 2 ** 32 + order[slot]! <= last) kept.push(tied[i]!);
+      }
+    }
+    kept.sort((a, b) => {
+      const slotA = candidates[a]!;
+      const slotB = candidates[b]!;
+      return sums[b]! - sums[a]! || state[slotA]! - state[slotB]! || order[slotA]! - order[slotB]!;
+    });
+    return kept.map((c) => ({ id: this.ids[candidates[c]!]!, score: sums[c]! }));
   }
 
   /** How many of `slots` (ascending) hold a term. */
