@@ -124,7 +124,7 @@ export function approximateRanking(
     if (slot === undefined) return lookUp(id);
     return slot < 0 ? undefined : sortedIndexOf(pool, slot);
   };
-  const sampled = ann.similaritiesAt(queries, population.sample).scores;
+  const sampled = ann.scoresAt(queries, population.sample);
 
   // Feedback asks for its centroid twice (the pool's similarities, then the sample's moments): compute it once.
   let lastLeaders: string | undefined;
@@ -143,7 +143,7 @@ export function approximateRanking(
     clauses: sampled.slice(1).map(momentsOf),
     centroid(leaders) {
       const centroid = centroidOf(leaders);
-      return centroid && momentsOf(ann.similaritiesAt([centroid], population.sample).scores[0]!);
+      return centroid && momentsOf(ann.scoresAt([centroid], population.sample)[0]!);
     },
   };
   return {
@@ -156,7 +156,7 @@ export function approximateRanking(
     },
     similarToCentroid: (leaders) => {
       const centroid = centroidOf(leaders);
-      return centroid ? ann.similaritiesAt([centroid], pool).scores[0] : undefined;
+      return centroid ? ann.scoresAt([centroid], pool)[0] : undefined;
     },
   };
 }
