@@ -191,6 +191,8 @@ function compare(other: Searchable, label: string): void {
   let sameTop = 0;
   let samePool = 0;
   const readBefore = index.postingsRead;
+  const scoredBefore = index.agentsScored;
+  const takenBefore = index.termsTaken;
   const cpu = (run: () => void) => {
     const start = process.cpuUsage();
     run();
@@ -219,7 +221,8 @@ function compare(other: Searchable, label: string): void {
   const n = queries.length;
   console.log(
     `${label} against previous: CPU ${(currentCpu / n).toFixed(2)} against ${(previousCpu / n).toFixed(2)} ms a query ` +
-      `(${(currentCpu / previousCpu).toFixed(2)}×); postings read ${Math.round((index.postingsRead - readBefore) / n).toLocaleString('en')} a query; ` +
+      `(${(currentCpu / previousCpu).toFixed(2)}×); postings read ${Math.round((index.postingsRead - readBefore) / n).toLocaleString('en')}, ` +
+      `agents scored ${Math.round((index.agentsScored - scoredBefore) / n).toLocaleString('en')} and terms taken ${((index.termsTaken - takenBefore) / n).toFixed(2)} a query; ` +
       `top 100 identical (ids, scores to the bit) ${sameTop}/${n}, whole pool identical ${samePool}/${n}; load ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
