@@ -23,7 +23,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AnnIndex } from '../../packages/embeddings/src/vectors/ann-index.js';
+import { AnnIndex } from '@agentry/embeddings';
 import { quantize } from '../../packages/embeddings/src/vectors/vector-matrix.js';
 import { embeddingText } from '../../packages/registry/src/search/document-text.js';
 import { rank } from '../../packages/registry/src/search/rank.js';

@@ -244,6 +244,44 @@ describe('ann index', () => {
     );
   });
 
+  it('keeps every vector its similarities through a build that moves the rows, and scores a kept sample as any slots', () => {
+    // A build places each list's rows in one run: the same ids must score exactly as in a matrix of the same vectors.
+    const moved = new AnnIndex(DIMS, { minSize: 500, seed: 9 });
+    const matrix = new VectorMatrix(DIMS);
+    for (let i = 0; i < 4000; i++) {
+      const vector = draw(0.8);
+      moved.set(`m${i}`, vector);
+      matrix.set(`m${i}`, vector);
+    }
+    for (let i = 0; i < 4000; i += 9) {
+      moved.delete(`m${i}`);
+      matrix.delete(`m${i}`);
+    }
+    moved.build();
+    for (let i = 0; i < 4000; i += 18) {
+      const vector = draw(0.8);
+      moved.set(`m${i}`, vector);
+      matrix.set(`m${i}`, vector);
+    }
+    const query = queries[3]!;
+    const expected = matrix.similarities([query]);
+    const actual = moved.similarities([query]);
+    const byId = new Map(expected.ids.map((id, i) => [id, expected.scores[0]![i]!]));
+    assert.equal(actual.ids.length, expected.ids.length);
+    actual.ids.forEach((id, i) => assert.equal(actual.scores[0]![i], byId.get(id), id));
+
+    const sample = moved.slotsIn(moved.resolveScope({})).filter((_, i) => i % 7 === 0);
+    assert.deepEqual(moved.scoresAtKept([query], sample), moved.scoresAt([query], sample));
+    // A vector set since the copy was made is scored as it is now.
+    moved.set(moved.idAt(sample[0]!)!, draw(0.8));
+    assert.deepEqual(
+      moved.scoresAtKept([query, queries[4]!], sample),
+      moved.scoresAt([query, queries[4]!], sample),
+    );
+    const other = sample.subarray(1);
+    assert.deepEqual(moved.scoresAtKept([query], other), moved.scoresAt([query], other));
+  });
+
   it('scores a small candidate set outright, and every vector below the size threshold', () => {
     const few = new Set(['a1', 'a2', 'a3', 'a20000']);
     const { hits, info } = index.searchWithInfo(queries[0]!, 10, { candidates: few });

@@ -248,6 +248,10 @@ export class AnnIndex {
   /** While a build runs: slots set or deleted since it began, assigned again at its end. */
   private changedDuringBuild: Set<number> | undefined;
   private building: Promise<void> | undefined;
+  /** Counts sets and deletes: a copy of rows made at another count is out of date. */
+  private version = 0;
+  /** `scoresAtKept`'s copy: the slots asked for, their rows in one run, their scales. */
+  private kept: { slots: Int32Array; version: number; block: RowBlock; scales: Float32Array } | undefined;
 
   constructor(
     readonly dimensions: number,
@@ -308,6 +312,7 @@ export class AnnIndex {
     const row = this.rowOf[slot]!;
     this.scales[row] = quantize(vector, ROW_LIMIT, this.block.rows, row * this.dimensions);
     this.changedDuringBuild?.add(slot);
+    this.version++;
     if (this.index) this.file(this.index, slot);
   }
 
@@ -334,6 +339,7 @@ export class AnnIndex {
     this.block.rows.set(row, at * this.dimensions);
     this.scales[at] = scale;
     this.changedDuringBuild?.add(slot);
+    this.version++;
     if (this.index) this.file(this.index, slot);
   }
 
@@ -346,6 +352,7 @@ export class AnnIndex {
     this.scales[this.rowOf[slot]!] = 0;
     this.free.push(slot);
     this.changedDuringBuild?.add(slot);
+    this.version++;
   }
 
   /** Trains the lists on the vectors now held and files every vector, in one go. */
@@ -479,6 +486,41 @@ export class AnnIndex {
       const sums = this.block.dots(quantized, rows, count);
       const out = new Float32Array(count);
       for (let r = 0; r < count; r++) out[r] = sums[r]! * this.scales[rows[r]!]! * scale;
+      return out;
+    });
+  }
+
+  /**
+   * `scoresAt` for a set of slots scored by query after query (a population's sample, the same array each time):
+   * their rows are copied into one run once, and scored there instead of scattered over the block, until another
+   * array is asked for or a vector is set or deleted. One such copy is kept.
+   */
+  scoresAtKept(queries: readonly Float32Array[], slots: Int32Array): Float32Array[] {
+    const dims = this.dimensions;
+    const count = slots.length;
+    let kept = this.kept;
+    if (kept === undefined || kept.slots !== slots || kept.version !== this.version) {
+      const block =
+        kept !== undefined && kept.block.capacity >= count
+          ? kept.block
+          : new RowBlock(dims, count, this.simd);
+      const scales = new Float32Array(count);
+      const rows = this.block.rows;
+      for (let i = 0; i < count; i++) {
+        const row = this.rowOf[slots[i]!]!;
+        block.rows.set(rows.subarray(row * dims, (row + 1) * dims), i * dims);
+        scales[i] = this.scales[row]!;
+      }
+      kept = { slots, version: this.version, block, scales };
+      this.kept = kept;
+    }
+    const { block, scales } = kept;
+    return queries.map((query) => {
+      if (query.length !== dims) throw new Error(`query has ${query.length} dimensions, the index ${dims}`);
+      const { quantized, scale } = this.quantizeQuery(query);
+      const sums = block.dots(quantized, undefined, count);
+      const out = new Float32Array(count);
+      for (let r = 0; r < count; r++) out[r] = sums[r]! * scales[r]! * scale;
       return out;
     });
   }

@@ -64,15 +64,38 @@ function hashId(id: string): number {
   return hash >>> 0;
 }
 
+/** The agents in scope with a vector: how many, and a sample of their slots. */
+export interface PopulationInScope {
+  size: number;
+  sample: Int32Array;
+  /**
+   * Whether `sample` is the caller's own `drawn` array, the same from search to search (the store keeps it until a
+   * vector changes): the index then scores a copy of its rows made once (`AnnIndex.scoresAtKept`), not the rows
+   * scattered over its block. A sample filtered for a scope is new at each search and is scored where it lies.
+   */
+  kept?: boolean;
+}
+
+/** The similarities of the sample to these queries: from the index's copy of its rows when the sample is kept. */
+function sampleScores(
+  ann: AnnIndex,
+  population: PopulationInScope,
+  queries: readonly Float32Array[],
+): Float32Array[] {
+  return population.kept === true
+    ? ann.scoresAtKept(queries, population.sample)
+    : ann.scoresAt(queries, population.sample);
+}
+
 /**
  * The agents in scope that have a vector: how many, and the slots of a uniform sample of them. `drawn` is the
  * sample of every agent held (`HashSample.draw`'s, as slots in slot order); a scope keeps those of it in scope, or,
  * for a filter, a stride over the candidates it names.
  */
-export function populationInScope(scope: SlotScope, drawn: Int32Array): { size: number; sample: Int32Array } {
+export function populationInScope(scope: SlotScope, drawn: Int32Array): PopulationInScope {
   const { candidateSlots, inScope } = scope;
   if (candidateSlots === undefined) {
-    if (inScope === undefined) return { size: scope.size, sample: drawn };
+    if (inScope === undefined) return { size: scope.size, sample: drawn, kept: true };
     const kept = new Int32Array(drawn.length);
     let n = 0;
     for (const slot of drawn) if (inScope[slot] === 1) kept[n++] = slot;
@@ -98,7 +121,7 @@ export function approximateRanking(
   queries: readonly Float32Array[],
   scope: SlotScope,
   lexicalIds: readonly string[],
-  population: { size: number; sample: Int32Array },
+  population: PopulationInScope,
   options: { poolPerQuery?: number; probes?: number } = {},
 ): SemanticRanking {
   const perQuery = options.poolPerQuery ?? POOL_PER_QUERY;
@@ -124,7 +147,7 @@ export function approximateRanking(
     if (slot === undefined) return lookUp(id);
     return slot < 0 ? undefined : sortedIndexOf(pool, slot);
   };
-  const sampled = ann.scoresAt(queries, population.sample);
+  const sampled = sampleScores(ann, population, queries);
 
   // Feedback asks for its centroid twice (the pool's similarities, then the sample's moments): compute it once.
   let lastLeaders: string | undefined;
@@ -143,7 +166,7 @@ export function approximateRanking(
     clauses: sampled.slice(1).map(momentsOf),
     centroid(leaders) {
       const centroid = centroidOf(leaders);
-      return centroid && momentsOf(ann.scoresAt([centroid], population.sample)[0]!);
+      return centroid && momentsOf(sampleScores(ann, population, [centroid])[0]!);
     },
   };
   return {
