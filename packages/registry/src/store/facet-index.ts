@@ -278,14 +278,19 @@ export class FacetIndex {
     const counts = new Uint32Array(dictionary.size);
     const hidden = scope.hidden;
     let total = 0;
-    const visit = (id: string, codes: Uint32Array | undefined): void => {
-      if (codes === undefined || hidden?.has(id)) return;
-      for (const accepted of wanted) if (!meets(codes, accepted)) return;
+    const visit = (id: string, codes: Uint32Array, start: number, end: number): void => {
+      if (hidden?.has(id)) return;
+      for (const accepted of wanted) if (!meets(codes, start, end, accepted)) return;
       total++;
-      for (let i = 0; i < codes.length; i++) counts[codes[i]!]!++;
+      for (let i = start; i < end; i++) counts[codes[i]!]!++;
     };
-    if (scope.ids === undefined) this.#agents.forEach(visit);
-    else for (const id of new Set(scope.ids)) visit(id, this.#agents.codesOf(id));
+    if (scope.ids === undefined) this.#agents.forEachRun(visit);
+    else {
+      for (const id of new Set(scope.ids)) {
+        const codes = this.#agents.codesOf(id);
+        if (codes !== undefined) visit(id, codes, 0, codes.length);
+      }
+    }
     return totalsOf(counts, total, dictionary, limit);
   }
 
@@ -440,8 +445,8 @@ export class FacetIndex {
   }
 }
 
-function meets(codes: Uint32Array, accepted: Uint8Array): boolean {
-  for (let i = 0; i < codes.length; i++) if (accepted[codes[i]!] === 1) return true;
+function meets(codes: Uint32Array, start: number, end: number, accepted: Uint8Array): boolean {
+  for (let i = start; i < end; i++) if (accepted[codes[i]!] === 1) return true;
   return false;
 }
 
