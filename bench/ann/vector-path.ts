@@ -14,9 +14,10 @@
  *
  *   node --max-old-space-size=8192 --import tsx bench/ann/vector-path.ts [--agents 1000000] [--queries 200]
  *     [--rounds 3] [--lexical 1000] [--cache /tmp/ann-vectors] [--compare <dir>] [--modes semantic,hybrid]
+ *     [--excluded 0] [--only old|new]
  *
  * `--cache <dir>` keeps the quantised rows of the population (`rows-<agents>.bin`, 513 bytes an agent) and the
- * exact rankings (`exact-<agents>-<queries>-<lexical>.json`) there, so a second run skips embedding and the exact
+ * exact rankings (`exact-<agents>-<queries>-<lexical>-<excluded>.json`) there, so a second run skips embedding and the exact
  * pass.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -48,6 +49,7 @@ const { values: args } = parseArgs({
     compare: { type: 'string' },
     modes: { type: 'string', default: 'semantic,hybrid' },
     only: { type: 'string' },
+    excluded: { type: 'string', default: '0' },
   },
 });
 const agentCount = Number(args.agents);
@@ -166,10 +168,15 @@ for (let i = 0; i < queryCount; i++) {
   queries.push({ vectors, lexical });
 }
 const modes = args.modes.split(',') as Array<'semantic' | 'hybrid'>;
+/** `--excluded n`: n agents hidden from every search (a scope of every agent but them, as for restricted agents). */
+const excluded = new Set(
+  Array.from({ length: Number(args.excluded) }, () => ids[Math.floor(draw() * ids.length)]!),
+);
+const scopeOf = () => (excluded.size > 0 ? { excluded } : {});
 
 function search(build: Loaded, query: Query, mode: 'semantic' | 'hybrid'): string[] {
-  const lexical = mode === 'hybrid' ? query.lexical : [];
-  const scope = build.index.resolveScope({});
+  const lexical = mode === 'hybrid' ? query.lexical.filter((match) => !excluded.has(match.id)) : [];
+  const scope = build.index.resolveScope(scopeOf());
   const ranking = build.ranking(
     build.index,
     query.vectors,
@@ -182,8 +189,8 @@ function search(build: Loaded, query: Query, mode: 'semantic' | 'hybrid'): strin
 
 /** Every agent scored (the store's pass below the threshold), ranked the same way: the truth recall is against. */
 function exactSearch(index: AnnIndex, query: Query, mode: 'semantic' | 'hybrid'): string[] {
-  const lexical = mode === 'hybrid' ? query.lexical : [];
-  const all = index.slotsIn(index.resolveScope({}));
+  const lexical = mode === 'hybrid' ? query.lexical.filter((match) => !excluded.has(match.id)) : [];
+  const all = index.slotsIn(index.resolveScope(scopeOf()));
   const { ids: rowIds, scores, positionOf } = index.similaritiesAt(query.vectors, all);
   return rank({
     mode,
@@ -198,7 +205,7 @@ function exactSearch(index: AnnIndex, query: Query, mode: 'semantic' | 'hybrid')
   }).map((hit) => hit.id);
 }
 
-const exactFile = join(args.cache, `exact-${agentCount}-${queryCount}-${args.lexical}.json`);
+const exactFile = join(args.cache, `exact-${agentCount}-${queryCount}-${args.lexical}-${args.excluded}.json`);
 const exact: Record<string, string[][]> = existsSync(exactFile)
   ? (JSON.parse(readFileSync(exactFile, 'utf8')) as Record<string, string[][]>)
   : {};
