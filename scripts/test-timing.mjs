@@ -5,7 +5,8 @@
 import { appendFileSync } from 'node:fs';
 
 const log = process.env['AGENTRY_TEST_TIMES'];
-if (log !== undefined && log !== '') {
+// node:test's run() starts each test file with NODE_TEST_CONTEXT set; the driver that starts them has none.
+if (log !== undefined && log !== '' && process.env['NODE_TEST_CONTEXT'] !== undefined) {
   process.once('exit', () => {
     const line = JSON.stringify({ file: process.argv[1] ?? '', seconds: process.uptime() });
     appendFileSync(log, `${line}\n`);
