@@ -250,8 +250,13 @@ export class AnnIndex {
   private building: Promise<void> | undefined;
   /** Counts sets and deletes: a copy of rows made at another count is out of date. */
   private version = 0;
-  /** `scoresAtKept`'s copy: the slots asked for, their rows in one run, their scales. */
-  private kept: { slots: Int32Array; version: number; block: RowBlock; scales: Float32Array } | undefined;
+  /** `scoresAtKept`'s copies, latest used first: the slots asked for, their rows in one run, their scales. */
+  private readonly kept: Array<{
+    slots: Int32Array;
+    version: number;
+    block: RowBlock;
+    scales: Float32Array;
+  }> = [];
 
   constructor(
     readonly dimensions: number,
@@ -491,18 +496,21 @@ export class AnnIndex {
   }
 
   /**
-   * `scoresAt` for a set of slots scored by query after query (a population's sample, the same array each time):
-   * their rows are copied into one run once, and scored there instead of scattered over the block, until another
-   * array is asked for or a vector is set or deleted. One such copy is kept.
+   * `scoresAt` for a set of slots scored again (a population's sample, the same array search after search; a
+   * search's pool, scored for the query and then for feedback's centroid): their rows are copied into one run once
+   * and scored there instead of scattered over the block, until a vector is set or deleted. Two such copies are
+   * kept (the sample's and a pool's), the one used longest ago giving way.
    */
   scoresAtKept(queries: readonly Float32Array[], slots: Int32Array): Float32Array[] {
     const dims = this.dimensions;
     const count = slots.length;
-    let kept = this.kept;
-    if (kept === undefined || kept.slots !== slots || kept.version !== this.version) {
+    const at = this.kept.findIndex((copy) => copy.slots === slots && copy.version === this.version);
+    let kept = at >= 0 ? this.kept.splice(at, 1)[0]! : undefined;
+    if (kept === undefined) {
+      const oldest = this.kept.length >= 2 ? this.kept.pop() : undefined;
       const block =
-        kept !== undefined && kept.block.capacity >= count
-          ? kept.block
+        oldest !== undefined && oldest.block.capacity >= count
+          ? oldest.block
           : new RowBlock(dims, count, this.simd);
       const scales = new Float32Array(count);
       const rows = this.block.rows;
@@ -512,8 +520,8 @@ export class AnnIndex {
         scales[i] = this.scales[row]!;
       }
       kept = { slots, version: this.version, block, scales };
-      this.kept = kept;
     }
+    this.kept.unshift(kept);
     const { block, scales } = kept;
     return queries.map((query) => {
       if (query.length !== dims) throw new Error(`query has ${query.length} dimensions, the index ${dims}`);

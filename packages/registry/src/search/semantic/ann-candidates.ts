@@ -141,11 +141,13 @@ export function approximateRanking(
   }
   gathered.push(lexical.subarray(0, lexicalCount));
   const pool = uniqueSorted(gathered);
-  const { ids, scores, positionOf: lookUp } = ann.similaritiesAt(queries, pool);
+  // Scored twice (the query's vectors, then feedback's centroid): from one copy of its rows.
+  const scores = ann.scoresAtKept(queries, pool);
+  const ids = new Array<string>(pool.length);
+  for (let i = 0; i < pool.length; i++) ids[i] = ann.idAt(pool[i]!)!;
   const positionOf = (id: string) => {
-    const slot = lexicalSlots.get(id);
-    if (slot === undefined) return lookUp(id);
-    return slot < 0 ? undefined : sortedIndexOf(pool, slot);
+    const slot = lexicalSlots.get(id) ?? ann.slotOfId(id);
+    return slot === undefined || slot < 0 ? undefined : sortedIndexOf(pool, slot);
   };
   const sampled = sampleScores(ann, population, queries);
 
@@ -179,7 +181,7 @@ export function approximateRanking(
     },
     similarToCentroid: (leaders) => {
       const centroid = centroidOf(leaders);
-      return centroid ? ann.scoresAt([centroid], pool)[0] : undefined;
+      return centroid ? ann.scoresAtKept([centroid], pool)[0] : undefined;
     },
   };
 }
