@@ -53,8 +53,9 @@ class AgentCodeRuns {
     const held = this.lengths[slot]!;
     let start = this.starts[slot]!;
     if (codes.length > held) {
-      this.#abandoned += held;
+      // The old run is left behind after any packing `#makeRoom` does, which still copies it.
       if (this.#used + codes.length > this.pool.length) this.#makeRoom(codes.length);
+      this.#abandoned += held;
       start = this.#used;
       this.#used += codes.length;
     } else this.#abandoned += held - codes.length;
