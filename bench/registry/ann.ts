@@ -10,7 +10,8 @@
  * - semantic search p50/p99 (where the index's share of the time shows most);
  * - filtered list requests/s (`GET /agents?tags=…&capabilities=…`, one at a time, in process: not comparable with
  *   bench/registry's figure over HTTP with 32 in flight);
- * - resident memory after the searches, and how long the index took to train after the vectors were loaded;
+ * - resident memory after the searches (and after a full garbage collection, which the children are given
+ *   `--expose-gc` for), and how long the index took to train after the vectors were loaded;
  * and the parent prints recall@10 of the index's hits against the exact ones, hybrid and semantic. Both runs rank
  * lexically in memory from the registry's threshold on (`lexicalInMemoryFrom`, default 50,000, or
  * `--lexical-in-memory-from`); a third run, with the vector index on, ranks lexically in the database
@@ -111,6 +112,8 @@ interface Measured {
   semanticIds: string[][];
   listPerSecond: number;
   rss: number;
+  /** RSS after a full garbage collection (with `node --expose-gc`): what the replica holds, without garbage. */
+  rssAfterGc?: number;
 }
 
 async function measure(db: string, approximateFrom: number): Promise<void> {
@@ -190,6 +193,11 @@ async function measure(db: string, approximateFrom: number): Promise<void> {
   }
   out.listPerSecond = lists / ((performance.now() - listStarted) / 1000);
   out.rss = process.memoryUsage().rss;
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (collect !== undefined) {
+    collect();
+    out.rssAfterGc = process.memoryUsage().rss;
+  }
   await registry.close();
   process.stdout.write(`${JSON.stringify(out)}\n`);
 }
@@ -199,7 +207,18 @@ function child(role: string, db: string, extra: string[] = []): Promise<unknown>
     const script = fileURLToPath(import.meta.url);
     const process_: ChildProcess = spawn(
       process.execPath,
-      ['--max-old-space-size=8192', '--import', 'tsx', script, '--role', role, '--db', db, ...extra],
+      [
+        '--max-old-space-size=8192',
+        '--expose-gc',
+        '--import',
+        'tsx',
+        script,
+        '--role',
+        role,
+        '--db',
+        db,
+        ...extra,
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let output = '';
@@ -255,7 +274,7 @@ async function parent(): Promise<void> {
         const line = (label: string, values: number[]) =>
           `${label} p50 ${percentile(values, 50).toFixed(1)} / p99 ${percentile(values, 99).toFixed(1)} ms`;
         process.stdout.write(
-          `  ${name}: approximate ${run.approximate}, lexical in memory ${run.lexicalInMemory}, open ${(run.openMs / 1000).toFixed(1)} s, trained ${(run.trainMs / 1000).toFixed(1)} s later; ${line('hybrid', run.hybrid)}, ${line('semantic', run.semantic)}, ${line('filtered hybrid', run.filtered)}; filtered list ${run.listPerSecond.toFixed(0)}/s in process; RSS ${(run.rss / 1024 ** 3).toFixed(2)} GB\n`,
+          `  ${name}: approximate ${run.approximate}, lexical in memory ${run.lexicalInMemory}, open ${(run.openMs / 1000).toFixed(1)} s, trained ${(run.trainMs / 1000).toFixed(1)} s later; ${line('hybrid', run.hybrid)}, ${line('semantic', run.semantic)}, ${line('filtered hybrid', run.filtered)}; filtered list ${run.listPerSecond.toFixed(0)}/s in process; RSS ${(run.rss / 1024 ** 3).toFixed(2)} GB${run.rssAfterGc === undefined ? '' : ` (${(run.rssAfterGc / 1024 ** 3).toFixed(2)} GB after a full GC)`}\n`,
         );
       }
       if (stored !== undefined) {
