@@ -29,6 +29,7 @@ import { rank } from '../../packages/registry/src/search/rank.js';
 import { querySegments } from '../../packages/registry/src/search/semantic/query-segments.js';
 import { withMentionKinds } from '../../packages/registry/src/search/text/mentions.js';
 import { loadVectorStore, type VectorStoreOptions } from '../../packages/registry/src/search/vector-store.js';
+import { percentile, recall } from '../measures.js';
 import { generateQuery, random } from '../registry/agents.js';
 import { standInProvider } from '../registry/stand-in-provider.js';
 
@@ -92,11 +93,6 @@ function cpuMs(): number {
   return (user + system) / 1000;
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
 async function run(options: VectorStoreOptions, label: string, probeCounts: Array<number | undefined>) {
   const loadStarted = performance.now();
   const store = await loadVectorStore(db, provider, options);
@@ -138,17 +134,6 @@ async function run(options: VectorStoreOptions, label: string, probeCounts: Arra
     }
   }
   return results;
-}
-
-function recall(found: string[][], wanted: string[][]): number {
-  let hits = 0;
-  let total = 0;
-  for (const [i, truth] of wanted.entries()) {
-    const got = new Set(found[i]);
-    hits += truth.filter((id) => got.has(id)).length;
-    total += truth.length;
-  }
-  return total === 0 ? Number.NaN : hits / total;
 }
 
 const exactHits = new Map<string, string[][]>();

@@ -35,8 +35,7 @@ import {
 } from '../../packages/registry/src/search/semantic/ann-candidates.js';
 import { querySegments } from '../../packages/registry/src/search/semantic/query-segments.js';
 import { withMentionKinds } from '../../packages/registry/src/search/text/mentions.js';
-import type { SearchDocument } from '../../packages/registry/src/search/types.js';
-import { generateAgent, generateQuery, random } from '../registry/agents.js';
+import { generatedSearchDocument, generateQuery, random } from '../registry/agents.js';
 import { STAND_IN_DIMENSIONS, standInProvider } from '../registry/stand-in-provider.js';
 
 const { values: args } = parseArgs({
@@ -64,33 +63,10 @@ const cpuMs = () => {
 };
 const log = (line: string) => process.stdout.write(`${line} (load ${loadavg()[0]!.toFixed(1)})\n`);
 
-/** The agent's search document as the registry derives it (records/search-document.ts) from the bench's. */
-function searchDocument(index: number): SearchDocument {
-  const { document } = generateAgent(index);
-  const operations = document['operations'] as Array<{
-    name: string;
-    description: string;
-    inputs: { properties: Record<string, unknown> };
-  }>;
-  return {
-    id: String(document['id']),
-    name: String(document['name']),
-    description: String(document['description']),
-    tags: document['tags'] as string[],
-    capabilities: document['capabilities'] as string[],
-    operations: operations.map((operation) => ({
-      name: operation.name,
-      description: operation.description,
-      examples: [],
-      parameters: Object.keys(operation.inputs.properties),
-    })),
-  };
-}
-
 /** The population's quantised rows (int8 components, then a float32 scale per agent), from the cache or embedded. */
 async function population(): Promise<{ ids: string[]; rows: Int8Array; scales: Float32Array }> {
   const file = join(args.cache, `rows-${agentCount}.bin`);
-  const ids = Array.from({ length: agentCount }, (_, i) => searchDocument(i).id);
+  const ids = Array.from({ length: agentCount }, (_, i) => generatedSearchDocument(i).id);
   if (existsSync(file)) {
     const bytes = readFileSync(file);
     const rows = new Int8Array(bytes.buffer, bytes.byteOffset, agentCount * dims);
@@ -101,7 +77,7 @@ async function population(): Promise<{ ids: string[]; rows: Int8Array; scales: F
   const scales = new Float32Array(agentCount);
   const started = performance.now();
   for (let i = 0; i < agentCount; i++) {
-    const [vector] = await provider.embed([embeddingText(searchDocument(i))]);
+    const [vector] = await provider.embed([embeddingText(generatedSearchDocument(i))]);
     scales[i] = quantize(vector!, 127, rows, i * dims);
     if (i % 100_000 === 99_999)
       log(`  embedded ${i + 1} in ${((performance.now() - started) / 1000).toFixed(0)} s`);

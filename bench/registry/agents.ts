@@ -4,6 +4,7 @@
  * with JSON Schema inputs. The same index always gives the same agent.
  */
 import { type Agent, readDocument } from '@agentry/core';
+import type { SearchDocument } from '../../packages/registry/src/search/types.js';
 
 interface Domain {
   name: string;
@@ -269,7 +270,6 @@ export function generateAgent(index: number, options: { varied?: boolean } = {})
   return { document, domain: domain.name, tags, capabilities };
 }
 
-/** Search queries people would type, varied enough that the query cache does not answer them all. */
 /** The `index`-th agent (`generateAgent`) as the registry reads its document: what `loadAgents` takes. */
 export function readGeneratedAgent(index: number, options: { varied?: boolean } = {}): Agent {
   const [agent] = readDocument(generateAgent(index, options).document).agents;
@@ -277,6 +277,34 @@ export function readGeneratedAgent(index: number, options: { varied?: boolean } 
   return agent;
 }
 
+/**
+ * The `index`-th agent's search document as the registry derives it (records/search-document.ts), made straight
+ * from the generated document: no validation, since reading a million documents through core would take most of a
+ * bench's run (bench/registry/memory-postings.ts checks it against a registration's on the first agents).
+ */
+export function generatedSearchDocument(index: number): SearchDocument {
+  const { document } = generateAgent(index);
+  const operations = document['operations'] as Array<{
+    name: string;
+    description: string;
+    inputs: { properties: Record<string, unknown> };
+  }>;
+  return {
+    id: String(document['id']),
+    name: String(document['name']),
+    description: String(document['description']),
+    tags: document['tags'] as string[],
+    capabilities: document['capabilities'] as string[],
+    operations: operations.map((operation) => ({
+      name: operation.name,
+      description: operation.description,
+      examples: [],
+      parameters: Object.keys(operation.inputs.properties),
+    })),
+  };
+}
+
+/** Search queries people would type, varied enough that the query cache does not answer them all. */
 export function generateQuery(index: number): string {
   const next = random(index * 104729 + 3);
   const domain = pick(next, DOMAINS);

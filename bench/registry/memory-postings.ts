@@ -24,8 +24,7 @@ import { lexicalFields } from '../../packages/registry/src/search/document-text.
 import { MemoryPostings } from '../../packages/registry/src/search/lexical/memory-postings.js';
 import { type LexicalQuery, parseLexicalQuery } from '../../packages/registry/src/search/lexical/query.js';
 import type { LexicalFields } from '../../packages/registry/src/search/lexical/types.js';
-import type { SearchDocument } from '../../packages/registry/src/search/types.js';
-import { generateAgent, generateQuery } from './agents.js';
+import { generateAgent, generatedSearchDocument, generateQuery } from './agents.js';
 
 const { values } = parseArgs({
   options: {
@@ -67,27 +66,8 @@ function registeredFields(index: number): { id: string; fields: LexicalFields } 
  * core would take most of the run); checked against `registeredFields` on the first agents.
  */
 function fieldsOf(index: number): { id: string; fields: LexicalFields } {
-  const { document } = generateAgent(index);
-  const id = String(document['id']);
-  const operations = document['operations'] as Array<{
-    name: string;
-    description: string;
-    inputs: { properties: Record<string, unknown> };
-  }>;
-  const searchDocument: SearchDocument = {
-    id,
-    name: String(document['name']),
-    description: String(document['description']),
-    tags: document['tags'] as string[],
-    capabilities: document['capabilities'] as string[],
-    operations: operations.map((operation) => ({
-      name: operation.name,
-      description: operation.description,
-      examples: [],
-      parameters: Object.keys(operation.inputs.properties),
-    })),
-  };
-  return { id, fields: lexicalFields(searchDocument) };
+  const searchDocument = generatedSearchDocument(index);
+  return { id: searchDocument.id, fields: lexicalFields(searchDocument) };
 }
 
 for (let i = 0; i < 200; i++) {

@@ -258,6 +258,13 @@ describe('ann index', () => {
       matrix.delete(`m${i}`);
     }
     moved.build();
+    // Each list's rows are one run, list after list from row 0 (the deletes left gaps a build without placement keeps).
+    const runs = moved.listRows();
+    assert.ok(runs.length > 1);
+    assert.deepEqual(
+      runs.flatMap((rows) => Array.from(rows)),
+      Array.from({ length: moved.size }, (_, row) => row),
+    );
     for (let i = 0; i < 4000; i += 18) {
       const vector = draw(0.8);
       moved.set(`m${i}`, vector);
@@ -268,7 +275,7 @@ describe('ann index', () => {
     const actual = moved.similarities([query]);
     const byId = new Map(expected.ids.map((id, i) => [id, expected.scores[0]![i]!]));
     assert.equal(actual.ids.length, expected.ids.length);
-    actual.ids.forEach((id, i) => assert.equal(actual.scores[0]![i], byId.get(id), id));
+    for (const [i, id] of actual.ids.entries()) assert.equal(actual.scores[0]![i], byId.get(id), id);
 
     const sample = moved.slotsIn(moved.resolveScope({})).filter((_, i) => i % 7 === 0);
     assert.deepEqual(moved.scoresAtKept([query], sample), moved.scoresAt([query], sample));
@@ -280,6 +287,61 @@ describe('ann index', () => {
     );
     const other = sample.subarray(1);
     assert.deepEqual(moved.scoresAtKept([query], other), moved.scoresAt([query], other));
+  });
+
+  it('keeps the sample’s copy while pools come and go, as scoped and unscoped searches alternate', () => {
+    // An unscoped search scores the sample and its pool from copies; a scoped one its pool only (its sample is
+    // filtered anew). Pools must never push the sample's copy out: one copy a search (its pool), the sample's once.
+    const sample = index.slotsIn(index.resolveScope({})).filter((_, i) => i % 10 === 0);
+    const excluded = index.resolveScope({ excluded: new Set(['a1', 'a2', 'a3']) });
+    const copiesBefore = index.keptCopiesMade;
+    for (let s = 0; s < 20; s++) {
+      const query = queries[s]!;
+      const scoped = s % 2 === 1;
+      const pool = index
+        .searchSlots(query, 100, scoped ? excluded : index.resolveScope({}))
+        .slots.slice()
+        .sort();
+      assert.deepEqual(index.scoresAtKept([query], pool), index.scoresAt([query], pool));
+      assert.deepEqual(index.scoresAtKept([queries[50]!], pool), index.scoresAt([queries[50]!], pool));
+      if (!scoped) {
+        assert.deepEqual(index.scoresAtKept([query], sample, 'sample'), index.scoresAt([query], sample));
+      }
+    }
+    assert.equal(index.keptCopiesMade - copiesBefore, 20 + 1);
+  });
+
+  it('ranks duplicate vectors by slot, before and after a build that moves their rows', () => {
+    const dupes = new AnnIndex(DIMS, { minSize: 0, seed: 6 });
+    const draw5 = clustered(51, DIMS, 40);
+    const expected: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      // Slots in insertion order: the d's are spread over the slots, and their vectors over the lists at first.
+      const id = i % 400 === 7 ? `d${i}` : `r${i}`;
+      if (id.startsWith('d')) expected.push(id);
+      dupes.set(id, draw5(1));
+    }
+    dupes.build();
+    // The same vector for every d, set where their rows were placed (runs of different lists), then two new slots.
+    const twin = draw5(1);
+    for (const id of expected) dupes.set(id, twin);
+    for (const id of ['e1', 'e2']) {
+      dupes.set(id, twin);
+      expected.push(id);
+    }
+    const scoped = { excluded: new Set(['r1', 'r2']) };
+    const check = (stage: string) => {
+      for (const hits of [dupes.search(twin, 10), dupes.exact(twin, 10), dupes.search(twin, 10, scoped)]) {
+        assert.deepEqual(
+          hits.map((hit) => hit.id),
+          expected,
+          stage,
+        );
+      }
+    };
+    check('before the second build');
+    dupes.build();
+    check('after the second build');
   });
 
   it('scores a small candidate set outright, and every vector below the size threshold', () => {
@@ -343,7 +405,8 @@ describe('ann index', () => {
 
   it('goes on taking writes while it builds in the background, and files every vector once', async () => {
     const draw3 = clustered(31, DIMS, 30);
-    const background = new AnnIndex(DIMS, { minSize: 0, seed: 5, iterations: 3 });
+    // Chunks of 256 rows: the build yields a couple of dozen times while it places the rows (6,000 of them).
+    const background = new AnnIndex(DIMS, { minSize: 0, seed: 5, iterations: 3, buildChunk: 256 });
     const vectors = new Map<string, Float32Array>();
     const put = (id: string) => {
       const vector = draw3(1);
@@ -354,6 +417,7 @@ describe('ann index', () => {
     const building = background.buildInBackground();
     assert.equal(background.buildInBackground(), building);
     let turns = 0;
+    let placing = 0;
     let done = false;
     void building.then(() => {
       done = true;
@@ -365,11 +429,26 @@ describe('ann index', () => {
       background.delete(`b${turns + 3000}`);
       vectors.delete(`b${turns + 3000}`);
       assert.equal(background.search(vectors.get(`n${turns}`)!, 1)[0]?.id, `n${turns}`);
+      // Lists ready, rows still being placed: every hit held, and scored as exact search scores it.
+      if (background.approximate) {
+        placing++;
+        const query = draw3(1.4);
+        const exactScores = new Map(
+          background.exact(query, background.size).map((hit) => [hit.id, hit.score]),
+        );
+        for (const hit of background.search(query, 10, { excluded: new Set([`b${turns}`]) })) {
+          assert.ok(vectors.has(hit.id), `${hit.id} is not held`);
+          assert.equal(hit.score, exactScores.get(hit.id), hit.id);
+        }
+        const [held, vector] = [...vectors].at(-(1 + (turns % 50)))!;
+        assert.equal(background.search(vector, 1)[0]?.id, held);
+      }
       turns++;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     await building;
     assert.ok(turns > 3, `only ${turns} turns`);
+    assert.ok(placing > 10, `only ${placing} turns while the rows were placed`);
     assert.equal(background.approximate, true);
     assert.equal(background.size, vectors.size);
     // Each vector is found as its own nearest: filed in its list, and filed once (k = 2 finds no duplicate).

@@ -56,6 +56,21 @@ export interface AnnIndexOptions {
   initialCapacity?: number;
   /** Use the WebAssembly SIMD kernel when possible (default true). */
   simd?: boolean;
+  /**
+   * Rows a build handles between two yields of `buildInBackground` (default 4,096): smaller, and writes and searches
+   * interleave with it more often (tests use a small one to put writes between the steps of a small build).
+   */
+  buildChunk?: number;
+}
+
+/** What `scoresAtKept` keeps a copy for: the population's sample (asked for search after search) or a pool. */
+export type KeptRole = 'sample' | 'pool';
+
+interface KeptCopy {
+  slots: Int32Array;
+  version: number;
+  block: RowBlock;
+  scales: Float32Array;
 }
 
 export interface AnnHit {
@@ -250,13 +265,14 @@ export class AnnIndex {
   private building: Promise<void> | undefined;
   /** Counts sets and deletes: a copy of rows made at another count is out of date. */
   private version = 0;
-  /** `scoresAtKept`'s copies, latest used first: the slots asked for, their rows in one run, their scales. */
-  private readonly kept: Array<{
-    slots: Int32Array;
-    version: number;
-    block: RowBlock;
-    scales: Float32Array;
-  }> = [];
+  /**
+   * `scoresAtKept`'s copies, one per role: the slots asked for, their rows in one run, their scales. The sample's is
+   * its own, so that pools (a new one each search) never push it out.
+   */
+  private readonly kept: Record<KeptRole, KeptCopy | undefined> = { sample: undefined, pool: undefined };
+  /** How many copies `scoresAtKept` has made (for tests and benches: a copy reused is not counted again). */
+  private keptCopies = 0;
+  private readonly buildChunk: number;
 
   constructor(
     readonly dimensions: number,
@@ -265,6 +281,7 @@ export class AnnIndex {
     this.options = options;
     this.minSize = Math.max(0, Math.floor(options.minSize ?? 50_000));
     this.simd = options.simd !== false;
+    this.buildChunk = Math.max(1, Math.floor(options.buildChunk ?? BUILD_CHUNK));
     this.block = new RowBlock(dimensions, Math.floor(options.initialCapacity ?? 1024), this.simd);
     this.scales = new Float32Array(this.block.capacity);
     this.rowOf = identity(this.block.capacity);
@@ -498,19 +515,21 @@ export class AnnIndex {
   /**
    * `scoresAt` for a set of slots scored again (a population's sample, the same array search after search; a
    * search's pool, scored for the query and then for feedback's centroid): their rows are copied into one run once
-   * and scored there instead of scattered over the block, until a vector is set or deleted. Two such copies are
-   * kept (the sample's and a pool's), the one used longest ago giving way.
+   * and scored there instead of scattered over the block, until a vector is set or deleted. One copy is kept
+   * per `role`: a pool's gives way to the next pool's, never to the sample's, nor the sample's to a pool's, so
+   * searches with and without a scope (which score a pool, but not the sample, through here) can alternate without
+   * copying the sample again.
    */
-  scoresAtKept(queries: readonly Float32Array[], slots: Int32Array): Float32Array[] {
+  scoresAtKept(queries: readonly Float32Array[], slots: Int32Array, role: KeptRole = 'pool'): Float32Array[] {
     const dims = this.dimensions;
     const count = slots.length;
-    const at = this.kept.findIndex((copy) => copy.slots === slots && copy.version === this.version);
-    let kept = at >= 0 ? this.kept.splice(at, 1)[0]! : undefined;
+    const previous = this.kept[role];
+    let kept = previous?.slots === slots && previous.version === this.version ? previous : undefined;
     if (kept === undefined) {
-      const oldest = this.kept.length >= 2 ? this.kept.pop() : undefined;
+      this.keptCopies++;
       const block =
-        oldest !== undefined && oldest.block.capacity >= count
-          ? oldest.block
+        previous !== undefined && previous.block.capacity >= count
+          ? previous.block
           : new RowBlock(dims, count, this.simd);
       const scales = new Float32Array(count);
       const rows = this.block.rows;
@@ -520,8 +539,8 @@ export class AnnIndex {
         scales[i] = this.scales[row]!;
       }
       kept = { slots, version: this.version, block, scales };
+      this.kept[role] = kept;
     }
-    this.kept.unshift(kept);
     const { block, scales } = kept;
     return queries.map((query) => {
       if (query.length !== dims) throw new Error(`query has ${query.length} dimensions, the index ${dims}`);
@@ -531,6 +550,19 @@ export class AnnIndex {
       for (let r = 0; r < count; r++) out[r] = sums[r]! * scales[r]! * scale;
       return out;
     });
+  }
+
+  /** How many times `scoresAtKept` has copied rows (for tests and benches: whether a kept copy is reused). */
+  get keptCopiesMade(): number {
+    return this.keptCopies;
+  }
+
+  /**
+   * The rows each list of the last build holds, in list order (for tests and benches: after a build each list's
+   * rows are one run, `placeRows`). Empty when no build has run.
+   */
+  listRows(): Int32Array[] {
+    return (this.index?.lists ?? []).map((list) => list.items.slice(0, list.length));
   }
 
   /** The slot holding this id's vector; undefined when none is held. Valid until the index changes. */
@@ -653,7 +685,10 @@ export class AnnIndex {
           ? Number.NEGATIVE_INFINITY
           : sums[r]! * this.scales[row]! * scale;
     }
-    const best = topIndices(scores, k).filter((r) => scores[r]! > Number.NEGATIVE_INFINITY);
+    // Equal similarities (duplicate vectors) rank by slot, wherever a build has placed their rows.
+    const best = topIndices(scores, k, slots ?? this.slotAt).filter(
+      (r) => scores[r]! > Number.NEGATIVE_INFINITY,
+    );
     return {
       slots: Int32Array.from(best, (r) => (slots ? slots[r]! : this.slotAt[r]!)),
       scores: Float32Array.from(best, (r) => scores[r]!),
@@ -710,10 +745,15 @@ export class AnnIndex {
     const rows = gathered.subarray(0, count);
     const sums = this.block.dots(quantized, rows, count);
     const scores = new Float32Array(count);
-    for (let r = 0; r < count; r++) scores[r] = sums[r]! * this.scales[rows[r]!]! * scale;
-    const best = topIndices(scores, k);
+    const slotOfRow = new Int32Array(count);
+    for (let r = 0; r < count; r++) {
+      scores[r] = sums[r]! * this.scales[rows[r]!]! * scale;
+      slotOfRow[r] = this.slotAt[rows[r]!]!;
+    }
+    // Equal similarities (duplicate vectors) rank by slot, wherever a build has placed their rows.
+    const best = topIndices(scores, k, slotOfRow);
     return {
-      slots: Int32Array.from(best, (r) => this.slotAt[rows[r]!]!),
+      slots: Int32Array.from(best, (r) => slotOfRow[r]!),
       scores: Float32Array.from(best, (r) => scores[r]!),
       info: { method: 'probed', scanned: count, probed },
     };
@@ -759,8 +799,8 @@ export class AnnIndex {
       const iterations = Math.max(1, Math.floor(this.options.iterations ?? 10));
       for (let iteration = 0; iteration < iterations; iteration++) {
         storeCentroids(centroids, listCount, dims, block, centroidScales);
-        for (let start = 0; start < sampleSize; start += BUILD_CHUNK) {
-          const end = Math.min(sampleSize, start + BUILD_CHUNK);
+        for (let start = 0; start < sampleSize; start += this.buildChunk) {
+          const end = Math.min(sampleSize, start + this.buildChunk);
           for (let i = start; i < end; i++) {
             assignment[i] = this.nearest(sample[i]!, block, centroidScales, query);
           }
@@ -798,8 +838,8 @@ export class AnnIndex {
       };
       // Every row held when the build began; rows set or deleted since are filed at the end.
       const all = this.liveSlots();
-      for (let start = 0; start < all.length; start += BUILD_CHUNK) {
-        const end = Math.min(all.length, start + BUILD_CHUNK);
+      for (let start = 0; start < all.length; start += this.buildChunk) {
+        const end = Math.min(all.length, start + this.buildChunk);
         for (let i = start; i < end; i++) {
           const slot = all[i]!;
           if (this.ids[slot] !== undefined && !changed.has(slot)) this.file(index, slot, query);
@@ -835,7 +875,7 @@ export class AnnIndex {
         const row = list.items[p]!;
         if (row !== next) this.swapRows(index, row, next, scratch);
         next++;
-        if (++moved % BUILD_CHUNK === 0) yield;
+        if (++moved % this.buildChunk === 0) yield;
       }
     }
   }

@@ -1,18 +1,32 @@
-/** The indexes of the k highest scores, best first, without sorting everything (n can be 100,000). */
-export function topIndices(scores: ArrayLike<number>, k: number): number[] {
+/**
+ * The indexes of the k highest scores, best first, without sorting everything (n can be 100,000). Equal scores rank
+ * by `tieKeys` (lowest first) when given, else by index.
+ */
+export function topIndices(scores: ArrayLike<number>, k: number, tieKeys?: ArrayLike<number>): number[] {
   const limit = Math.min(k, scores.length);
   if (limit <= 0) return [];
   // A small array kept sorted best-first; a new score enters only if it beats the current k-th.
   const best: number[] = [];
   for (let i = 0; i < scores.length; i++) {
     const score = scores[i]!;
-    if (best.length === limit && !(score > scores[best[limit - 1]!]!)) continue;
+    if (best.length === limit) {
+      const last = best[limit - 1]!;
+      const kth = scores[last]!;
+      // Enters above the k-th, or level with it and ahead by its key (by index it never is: it comes later).
+      if (!(score > kth) && !(score === kth && tieKeys !== undefined && tieKeys[i]! < tieKeys[last]!))
+        continue;
+    }
     let low = 0;
     let high = best.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (scores[best[mid]!]! >= score) low = mid + 1;
-      else high = mid;
+      const other = scores[best[mid]!]!;
+      if (
+        other > score ||
+        (other === score && (tieKeys === undefined || tieKeys[best[mid]!]! < tieKeys[i]!))
+      ) {
+        low = mid + 1;
+      } else high = mid;
     }
     best.splice(low, 0, i);
     if (best.length > limit) best.pop();

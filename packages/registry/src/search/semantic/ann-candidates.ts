@@ -83,7 +83,7 @@ function sampleScores(
   queries: readonly Float32Array[],
 ): Float32Array[] {
   return population.kept === true
-    ? ann.scoresAtKept(queries, population.sample)
+    ? ann.scoresAtKept(queries, population.sample, 'sample')
     : ann.scoresAt(queries, population.sample);
 }
 
