@@ -170,9 +170,7 @@ function compare(other: Searchable, label: string): void {
   let previousCpu = 0;
   let sameTop = 0;
   let samePool = 0;
-  const readBefore = index.postingsRead;
-  const scoredBefore = index.agentsScored;
-  const takenBefore = index.termsTaken;
+  const statsBefore = index.stats;
   const cpu = (run: () => void) => {
     const start = process.cpuUsage();
     run();
@@ -199,10 +197,11 @@ function compare(other: Searchable, label: string): void {
     if (key(current, limit) === key(before, limit)) samePool++;
   }
   const n = queries.length;
+  const stats = index.stats;
   console.log(
     `${label} against previous: CPU ${(currentCpu / n).toFixed(2)} against ${(previousCpu / n).toFixed(2)} ms a query ` +
-      `(${(currentCpu / previousCpu).toFixed(2)}×); postings read ${Math.round((index.postingsRead - readBefore) / n).toLocaleString('en')}, ` +
-      `agents scored ${Math.round((index.agentsScored - scoredBefore) / n).toLocaleString('en')} and terms taken ${((index.termsTaken - takenBefore) / n).toFixed(2)} a query; ` +
+      `(${(currentCpu / previousCpu).toFixed(2)}×); postings read ${Math.round((stats.postingsRead - statsBefore.postingsRead) / n).toLocaleString('en')}, ` +
+      `agents scored ${Math.round((stats.agentsScored - statsBefore.agentsScored) / n).toLocaleString('en')} and terms taken ${((stats.termsTaken - statsBefore.termsTaken) / n).toFixed(2)} a query; ` +
       `top 100 identical (ids, scores to the bit) ${sameTop}/${n}, whole pool identical ${samePool}/${n}; load ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,

@@ -177,6 +177,33 @@ function assertSameRanking(
   });
 }
 
+/**
+ * The pruning's registries and queries: each agent's texts hold any of the common words and at most one rare word
+ * (so a query's clauses split between rare and common), a quarter of the agents restricted (`restricted` 0);
+ * queries of two to five of these words.
+ */
+function prunableRegistry() {
+  const rare = ['weather', 'forecast', 'café', 'mail', 'ab', 'forecasting', 'cities', 'e'];
+  const common = ['data', 'report', 'city', 'run'];
+  const agentText = fc
+    .tuple(fc.subarray(common), fc.subarray(rare, { maxLength: 1 }), fc.constantFrom('', 'data', 'city city'))
+    .map(([shared, own, extra]) => [...shared, ...own, extra].join(' '));
+  const agentFields: fc.Arbitrary<LexicalFields> = fc.record({
+    name: agentText,
+    description: agentText,
+    tags: fc.constant(''),
+    capabilities: fc.constant(''),
+    operationNames: fc.constant(''),
+    operationText: agentText,
+    parameters: fc.constant(''),
+  });
+  const agent = fc.record({ fields: agentFields, restricted: fc.integer({ min: 0, max: 3 }) });
+  const words = fc
+    .array(fc.constantFrom(...rare, ...common), { minLength: 2, maxLength: 5 })
+    .map((parts) => parts.join(' '));
+  return { agent, words };
+}
+
 describe('in-memory lexical index', () => {
   it('ranks as FTS5 BM25 written out plainly, through replacements, deletions and compactions', () => {
     const search = fc.record({
@@ -284,41 +311,26 @@ describe('in-memory lexical index', () => {
   });
 
   it('pruned as FTS5 is: the top 100 exactly the plain BM25, the pool below a subset in its true order', () => {
-    // Public agents only (the pruning applies then); some words rare, some common, so clauses split.
-    const rare = ['weather', 'forecast', 'café', 'mail', 'ab'];
-    const common = ['data', 'report', 'city', 'run'];
-    const agentText = fc
-      .tuple(fc.subarray(common), fc.subarray(rare, { maxLength: 1 }), fc.constantFrom('', 'data'))
-      .map(([shared, own, extra]) => [...shared, ...own, extra].join(' '));
-    const agentFields: fc.Arbitrary<LexicalFields> = fc.record({
-      name: agentText,
-      description: agentText,
-      tags: fc.constant(''),
-      capabilities: fc.constant(''),
-      operationNames: fc.constant(''),
-      operationText: agentText,
-      parameters: fc.constant(''),
-    });
-    const words = fc
-      .array(fc.constantFrom(...rare, ...common), { minLength: 1, maxLength: 4 })
-      .map((parts) => parts.join(' '));
+    // Public and restricted agents, every one in scope (the next test searches within scopes, against the index
+    // unpruned); some words rare, some common, so clauses split.
+    const { agent, words } = prunableRegistry();
     fc.assert(
       fc.property(
-        fc.array(agentFields, { minLength: 1, maxLength: 180 }),
+        fc.array(agent, { minLength: 1, maxLength: 180 }),
         fc.array(fc.tuple(words, fc.integer({ min: 1, max: 200 })), { minLength: 1, maxLength: 4 }),
-        (agentsFields, searches) => {
+        (agents, searches) => {
           const index = new MemoryPostings();
-          const operations: Operation[] = agentsFields.map((fields, i) => ({
+          const operations: Operation[] = agents.map(({ fields, restricted }, i) => ({
             kind: 'set',
             id: `agent-${i}`,
             fields,
-            restricted: false,
+            restricted: restricted === 0,
           }));
-          for (const op of operations) if (op.kind === 'set') index.set(op.id, op.fields, false);
-          const agents = apply(operations);
+          for (const op of operations) if (op.kind === 'set') index.set(op.id, op.fields, op.restricted);
+          const registry = apply(operations);
           for (const [text, limit] of searches) {
             const query = parseLexicalQuery(text);
-            const all = reference(agents, query, { limit: agents.length });
+            const all = reference(registry, query, { limit: registry.length });
             const actual = index.search(query, { limit });
             const exact = Math.min(limit, 100);
             assertSameRanking(actual.slice(0, exact), all.slice(0, exact), text);
@@ -343,28 +355,7 @@ describe('in-memory lexical index', () => {
   it('pruned within scopes and beside restricted agents: the top 100 is the unpruned one, the pool below in its order', () => {
     // Registries of up to 400 agents (a quarter restricted, some replaced or deleted), words from rare to common,
     // searched with and without candidates and excluded agents, against the same index scoring every match.
-    const rare = ['weather', 'forecast', 'café', 'mail', 'ab', 'forecasting', 'cities', 'e'];
-    const common = ['data', 'report', 'city', 'run'];
-    const agentText = fc
-      .tuple(
-        fc.subarray(common),
-        fc.subarray(rare, { maxLength: 1 }),
-        fc.constantFrom('', 'data', 'city city'),
-      )
-      .map(([shared, own, extra]) => [...shared, ...own, extra].join(' '));
-    const agentFields: fc.Arbitrary<LexicalFields> = fc.record({
-      name: agentText,
-      description: agentText,
-      tags: fc.constant(''),
-      capabilities: fc.constant(''),
-      operationNames: fc.constant(''),
-      operationText: agentText,
-      parameters: fc.constant(''),
-    });
-    const agentArbitrary = fc.record({ fields: agentFields, restricted: fc.integer({ min: 0, max: 3 }) });
-    const words = fc
-      .array(fc.constantFrom(...rare, ...common), { minLength: 2, maxLength: 5 })
-      .map((parts) => parts.join(' '));
+    const { agent: agentArbitrary, words } = prunableRegistry();
     /** Which agents a search keeps: every one, a share of them as candidates, or all but a share excluded. */
     let scoredPruned = 0;
     let scoredEverything = 0;
@@ -425,8 +416,8 @@ describe('in-memory lexical index', () => {
               previous = at;
             }
           }
-          scoredPruned += pruned.agentsScored;
-          scoredEverything += everything.agentsScored;
+          scoredPruned += pruned.stats.agentsScored;
+          scoredEverything += everything.stats.agentsScored;
         },
       ),
       // Not shrunk: a failing registry of hundreds of agents takes minutes to shrink; the first one is reported.
