@@ -35,6 +35,7 @@ import {
 } from '../../packages/registry/src/search/semantic/ann-candidates.js';
 import { querySegments } from '../../packages/registry/src/search/semantic/query-segments.js';
 import { withMentionKinds } from '../../packages/registry/src/search/text/mentions.js';
+import { recall } from '../measures.js';
 import { generatedSearchDocument, generateQuery, random } from '../registry/agents.js';
 import { STAND_IN_DIMENSIONS, standInProvider } from '../registry/stand-in-provider.js';
 
@@ -194,17 +195,6 @@ for (const mode of modes) {
   log(`exact ${mode}: ${((cpuMs() - started) / queryCount).toFixed(1)} ms of CPU a query`);
 }
 if (exactChanged) writeFileSync(exactFile, JSON.stringify(exact));
-
-function recall(found: string[][], truth: string[][]): number {
-  let hits = 0;
-  let total = 0;
-  for (const [i, wanted] of truth.entries()) {
-    const got = new Set(found[i]);
-    hits += wanted.filter((id) => got.has(id)).length;
-    total += wanted.length;
-  }
-  return hits / total;
-}
 
 // Warm-up: each build answers a few queries of each mode before anything is timed.
 for (const build of loaded)
