@@ -8,17 +8,11 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { type AnnHit, AnnIndex } from '../src/vectors/ann-index.js';
 import { VectorMatrix } from '../src/vectors/vector-matrix.js';
+import { seededUniform } from './helpers.js';
 
 /** mulberry32 and Box–Muller: seeded uniform and normal numbers. */
 function generator(seed: number): { uniform: () => number; normal: () => number } {
-  let state = seed >>> 0;
-  const uniform = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const uniform = seededUniform(seed);
   const normal = () => {
     const u = uniform() || 1e-12;
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * uniform());

@@ -1,6 +1,6 @@
 /**
  * Test helpers for the embedding tests: a loopback HTTP server, an OpenAI-compatible embeddings endpoint over a
- * deterministic bag-of-words model, and the cosine similarity.
+ * deterministic bag-of-words model, the cosine similarity, and a seeded number stream.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -82,4 +82,16 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
     bb += b[i]! * b[i]!;
   }
   return aa === 0 || bb === 0 ? 0 : dot / Math.sqrt(aa * bb);
+}
+
+/** A seeded stream of uniform numbers in [0, 1) (mulberry32): every run of a test sees the same ones. */
+export function seededUniform(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }

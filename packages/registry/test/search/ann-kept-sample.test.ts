@@ -7,20 +7,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AnnIndex } from '@agentry/embeddings';
+import { seededUniform } from '../../../embeddings/test/helpers.js';
 import { approximateRanking, populationInScope } from '../../src/search/semantic/ann-candidates.js';
 
 const DIMS = 32;
 
 /** Seeded vectors, uniform in a cube (mulberry32): every run sees the same ones. */
 function vectors(seed: number): () => Float32Array {
-  let state = seed >>> 0;
-  const uniform = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const uniform = seededUniform(seed);
   return () => Float32Array.from({ length: DIMS }, () => uniform() - 0.5);
 }
 

@@ -9,23 +9,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { EmbeddingProvider } from '@agentry/embeddings';
 import type { SearchIndex, SearchOptions } from '../../src/search/index.js';
-import { createSearchIndex, doc, openTestDatabase, type TestDatabase } from './helpers.js';
+import { createSearchIndex, doc, openTestDatabase, seededUniform, type TestDatabase } from './helpers.js';
 
 const DIMENSIONS = 64;
 const AGENTS = 3000;
 const THRESHOLD = 500;
-
-/** A number stream from a seed (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function seedOf(word: string): number {
   let hash = 2166136261;
@@ -37,7 +25,7 @@ const wordVectors = new Map<string, Float32Array>();
 function wordVector(word: string): Float32Array {
   let vector = wordVectors.get(word);
   if (!vector) {
-    const next = random(seedOf(word));
+    const next = seededUniform(seedOf(word));
     vector = Float32Array.from({ length: DIMENSIONS }, () => next() * 2 - 1);
     wordVectors.set(word, vector);
   }
@@ -62,7 +50,7 @@ const standIn: EmbeddingProvider = {
 };
 
 // Agents and queries about themes (30 of 8 words each), as real collections cluster by what agents do.
-const pick = random(7);
+const pick = seededUniform(7);
 const theme = () => Math.floor(pick() * 30);
 const word = (of: number) => `theme${of}word${Math.floor(pick() * 8)}`;
 const agents = Array.from({ length: AGENTS }, (_, i) => {

@@ -27,6 +27,7 @@ export {
   cosine,
   embeddingsHandler,
   type LoopbackServer,
+  seededUniform,
   startServer,
 } from '../../../embeddings/test/helpers.js';
 

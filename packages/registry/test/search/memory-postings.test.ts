@@ -35,6 +35,16 @@ const VOCABULARY = [
 const SEPARATORS = [' ', ' ', ' ', '_', ', ', ' ; '];
 const PREFIXES = ['fore*', 'ru*', 'repo*', 'cit*', 'ca*', 'da*', 'weath*'];
 const IDS = Array.from({ length: 10 }, (_, i) => `agent-${i}`);
+/** Every field empty: a test spreads the fields it fills over it. */
+const EMPTY_FIELDS: LexicalFields = {
+  name: '',
+  description: '',
+  tags: '',
+  capabilities: '',
+  operationNames: '',
+  operationText: '',
+  parameters: '',
+};
 
 const text = fc
   .array(fc.tuple(fc.constantFrom(...VOCABULARY), fc.constantFrom(...SEPARATORS)), { maxLength: 5 })
@@ -255,18 +265,9 @@ describe('in-memory lexical index', () => {
 
   it('forgets a replaced agent’s old words and counts only its new ones', () => {
     const index = new MemoryPostings();
-    const empty = {
-      name: '',
-      description: '',
-      tags: '',
-      capabilities: '',
-      operationNames: '',
-      operationText: '',
-      parameters: '',
-    };
-    index.set('a', { ...empty, name: 'weather forecast' }, false);
-    index.set('b', { ...empty, name: 'tide tables' }, false);
-    index.set('a', { ...empty, name: 'tide report' }, false);
+    index.set('a', { ...EMPTY_FIELDS, name: 'weather forecast' }, false);
+    index.set('b', { ...EMPTY_FIELDS, name: 'tide tables' }, false);
+    index.set('a', { ...EMPTY_FIELDS, name: 'tide report' }, false);
     assert.deepEqual(index.search(parseLexicalQuery('weather'), { limit: 10 }), []);
     assert.deepEqual(
       index.search(parseLexicalQuery('tide'), { limit: 10 }).map((hit) => hit.id),
@@ -283,24 +284,15 @@ describe('in-memory lexical index', () => {
 
   it('counts a long quoted phrase as FTS5 does', () => {
     const words = Array.from({ length: 30 }, (_, i) => `word${i % 7}x`);
-    const empty = {
-      name: '',
-      description: '',
-      tags: '',
-      capabilities: '',
-      operationNames: '',
-      operationText: '',
-      parameters: '',
-    };
     const operations: Operation[] = [
-      { kind: 'set', id: 'a', fields: { ...empty, description: words.join(' ') }, restricted: false },
+      { kind: 'set', id: 'a', fields: { ...EMPTY_FIELDS, description: words.join(' ') }, restricted: false },
       {
         kind: 'set',
         id: 'b',
-        fields: { ...empty, description: words.slice(0, 20).join(' ') },
+        fields: { ...EMPTY_FIELDS, description: words.slice(0, 20).join(' ') },
         restricted: false,
       },
-      { kind: 'set', id: 'c', fields: { ...empty, name: 'word1x' }, restricted: false },
+      { kind: 'set', id: 'c', fields: { ...EMPTY_FIELDS, name: 'word1x' }, restricted: false },
     ];
     const index = new MemoryPostings();
     for (const op of operations) if (op.kind === 'set') index.set(op.id, op.fields, op.restricted);
@@ -428,15 +420,6 @@ describe('in-memory lexical index', () => {
   });
 
   it('finds phrases and repeated words past 8,192 positions (areas kept in 32 bits apart), compacted or not', () => {
-    const empty = {
-      name: '',
-      description: '',
-      tags: '',
-      capabilities: '',
-      operationNames: '',
-      operationText: '',
-      parameters: '',
-    };
     // A text of `padding` filler words (a repeated term) then some vocabulary: phrases and repetitions land around
     // the 16-bit areas' bound on positions.
     const padded = fc
@@ -485,15 +468,15 @@ describe('in-memory lexical index', () => {
     );
     // More occurrences of one word than 16 bits count.
     const index = new MemoryPostings();
-    const many = { ...empty, description: `${'filler '.repeat(70_000)}weather forecast` };
+    const many = { ...EMPTY_FIELDS, description: `${'filler '.repeat(70_000)}weather forecast` };
     index.set('a', many, false);
-    index.set('b', { ...empty, description: 'filler weather forecast' }, false);
+    index.set('b', { ...EMPTY_FIELDS, description: 'filler weather forecast' }, false);
     const operations: Operation[] = [
       { kind: 'set', id: 'a', fields: many, restricted: false },
       {
         kind: 'set',
         id: 'b',
-        fields: { ...empty, description: 'filler weather forecast' },
+        fields: { ...EMPTY_FIELDS, description: 'filler weather forecast' },
         restricted: false,
       },
     ];
