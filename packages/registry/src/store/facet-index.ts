@@ -159,16 +159,14 @@ export class FacetIndex {
    * only when that moved; on PostgreSQL it reads the log every time (one statement, usually no rows).
    */
   async current(options: { exact?: boolean } = {}): Promise<void> {
-    const exact = options.exact === true;
-    const countNow = exact ? this.#changeCountNow : undefined;
-    if (countNow !== undefined) {
-      if (this.#loaded && countNow() === this.#checkedAt) return;
-      return this.#serially(() => this.#refresh(countNow));
+    // Not exact, or exact where the counter can be asked at once (SQLite): the log is read when the count moved.
+    const count = options.exact === true ? this.#changeCountNow : this.#changeCount;
+    if (count !== undefined) {
+      if (this.#loaded && count() === this.#checkedAt) return;
+      return this.#serially(() => this.#refresh(count));
     }
-    const verify = exact;
-    if (this.#loaded && !verify && this.#changeCount() === this.#checkedAt) return;
-    if (!verify) return this.#serially(() => this.#refresh(this.#changeCount));
-    // Every request waiting for a read of the log that has not begun yet shares it: it begins after they came.
+    // Exact on PostgreSQL: the log is read whatever the counter says. Every request waiting for a read that has not
+    // begun yet shares it: it begins after they came.
     this.#nextVerify ??= this.#serially(() => {
       this.#nextVerify = undefined;
       return this.#refresh(this.#changeCount, true);
