@@ -24,13 +24,16 @@ import type { Database } from '../db/database.js';
 import type { DatabaseDialect } from '../db/dialect.js';
 import { followChanges } from './change-follower.js';
 import { latestChange } from './change-log.js';
+import { lexicalFields } from './document-text.js';
 import { createEmbedder } from './embedder.js';
+import type { FusedHit } from './fusion.js';
 import { indexWrites } from './index-writes.js';
 import { openLexicalMirror } from './lexical/memory-mirror.js';
+import { matchedWords } from './lexical/memory-text.js';
 import { createPostgresLexicalIndex } from './lexical/postgres.js';
-import { parseLexicalQuery } from './lexical/query.js';
+import { type LexicalQuery, parseLexicalQuery } from './lexical/query.js';
 import { createSqliteLexicalIndex } from './lexical/sqlite.js';
-import type { LexicalIndex, LexicalMatch } from './lexical/types.js';
+import type { FieldMatches, LexicalIndex, LexicalMatch } from './lexical/types.js';
 import { explain, rank } from './rank.js';
 import { querySegments } from './semantic/query-segments.js';
 import { withMentionKinds } from './text/mentions.js';
@@ -234,8 +237,31 @@ export async function createSearchIndex(
       demotions: store.demotions,
     });
 
-    const lexicalIds = hits.filter((hit) => hit.lexical !== undefined).map((hit) => hit.id);
-    return explain(hits, await lexical.explain(db, lexicalQuery, lexicalIds), mode, store.demotions);
+    return explain(
+      hits,
+      await matchedFields(lexicalQuery, hits, searchOptions.hitDocuments),
+      mode,
+      store.demotions,
+    );
+  }
+
+  /** Which words of the query each hit that matched words matched, read from where `hitDocuments` says. */
+  async function matchedFields(
+    query: LexicalQuery,
+    hits: readonly FusedHit[],
+    hitDocuments: SearchOptions['hitDocuments'],
+  ): Promise<ReadonlyMap<string, FieldMatches>> {
+    if (hits.length === 0 || hitDocuments === false) return new Map();
+    const lexicalHits = new Set(hits.filter((hit) => hit.lexical !== undefined).map((hit) => hit.id));
+    if (hitDocuments === undefined) return lexical.explain(db, query, [...lexicalHits]);
+    // The text the lexical index holds is derived from the same document (index-writes.ts), so the words match.
+    const explanations = new Map<string, FieldMatches>();
+    for (const document of await hitDocuments(hits.map((hit) => hit.id))) {
+      if (!lexicalHits.has(document.id)) continue;
+      const matches = matchedWords(query, lexicalFields(document));
+      if (Object.keys(matches).length > 0) explanations.set(document.id, matches);
+    }
+    return explanations;
   }
 
   return {

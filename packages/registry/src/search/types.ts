@@ -47,6 +47,14 @@ export interface SearchOptions {
   candidates?: ReadonlySet<string>;
   /** Never rank these agents (those hidden from the caller), whatever `candidates` says. */
   excluded?: ReadonlySet<string>;
+  /**
+   * Where the `why` of the hits reads their words. Absent: the lexical index reads the hits' text back from the
+   * database. A function: the caller's own read of the hits, given every hit's id in rank order once the ranking is
+   * made (a caller that shows the hits reads their records anyway, so a search reads each hit once: at a million
+   * agents a second read of rows the page cache no longer holds costs milliseconds a row). It may leave out hits it
+   * will not show; those are explained without their words. `false`: no words are read (a ranking only counted).
+   */
+  hitDocuments?: ((ids: readonly string[]) => Promise<Iterable<SearchDocument>>) | false;
 }
 
 export interface SearchHit {

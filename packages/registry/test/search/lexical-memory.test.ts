@@ -154,6 +154,56 @@ describe('the lexical index in memory', () => {
     }
   });
 
+  it('explains from the documents its caller read as from the text it holds, in memory and stored', async () => {
+    // A served search hands over the records it reads to show the hits (listing.ts), so each hit is read once.
+    const indexes = await trio();
+    try {
+      await indexes.memory.upsert(agents);
+      const byId = new Map(agents.map((agent) => [agent.id, agent]));
+      for (const query of QUERIES) {
+        const expected = await indexes.stored.search(query, { top: 100 });
+        for (const index of [indexes.memory, indexes.stored]) {
+          const asked: string[][] = [];
+          const hits = await index.search(query, {
+            top: 100,
+            hitDocuments: async (ids) => {
+              asked.push([...ids]);
+              return ids.map((id) => byId.get(id)!);
+            },
+          });
+          assert.deepEqual(
+            hits.map((hit) => [hit.id, explained(hit.why)]),
+            expected.map((hit) => [hit.id, explained(hit.why)]),
+            query,
+          );
+          // Asked once, for every hit in rank order; never when nothing was found.
+          assert.deepEqual(asked, hits.length === 0 ? [] : [hits.map((hit) => hit.id)], query);
+        }
+      }
+
+      // Hits the caller does not show (left out of what it returns) and a ranking only counted: no words read.
+      const [first, second] = await indexes.memory.search('tide tables', {
+        top: 2,
+        hitDocuments: async (ids) => [byId.get(ids[0]!)!],
+      });
+      assert.ok(
+        first?.why.some((line) => line.startsWith('name matches')),
+        JSON.stringify(first?.why),
+      );
+      assert.deepEqual(second?.why, []);
+      const counted = await indexes.stored.search('tide tables', { top: 2, hitDocuments: false });
+      assert.deepEqual(
+        counted.map((hit) => [hit.id, hit.why]),
+        [
+          ['tides', []],
+          ['surf', []],
+        ],
+      );
+    } finally {
+      await indexes.close();
+    }
+  });
+
   it("follows another connection's registrations, new texts, removals and access changes", async () => {
     const indexes = await trio();
     const { memory, writer } = indexes;

@@ -58,6 +58,7 @@ export function facetHandlers(services: RegistryServices): RouteHandlers<'facetC
                 top: RANKED_AGENTS,
                 ...scope,
                 ...(mode === undefined ? {} : { mode }),
+                hitDocuments: false, // only counted: no hit's words are read
               });
         among = hits.map((hit) => hit.id);
       }

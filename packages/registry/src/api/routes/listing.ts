@@ -4,6 +4,7 @@
  * (`rel="next"`) and in `Agentry-Next-Cursor`.
  */
 import type { JsonObject } from '@agentry/core';
+import { searchDocumentOf } from '../../records/search-document.js';
 import type { Caller, RegistryRecord } from '../../records/types.js';
 import { metadataView, summaryView, type ViewContext } from '../../records/views.js';
 import type { SearchHit, SearchMode } from '../../search/types.js';
@@ -148,8 +149,8 @@ async function searchPage(
 
 /**
  * The agents `caller` may see that match `filters`, ranked for `query`: the filters and entitlements pick the
- * candidates first, the index ranks only those, and the store is asked again for each hit (an index entry left
- * behind by a crash never shows).
+ * candidates first, the index ranks only those, and the store is asked again for each hit shown (an index entry
+ * left behind by a crash never shows). That one read also gives the hits' `why` its words (`hitDocuments`).
  */
 export async function rankedSearch(
   services: RegistryServices,
@@ -162,17 +163,24 @@ export async function rankedSearch(
 ): Promise<{ items: Array<{ record: RegistryRecord; metadata: string; hit: SearchHit }>; more: boolean }> {
   const scope = await services.store.agents.searchScope(caller, filters);
   if (scope.candidates?.size === 0) return { items: [], more: false };
+  let shown: Array<{ record: RegistryRecord; metadata: string }> | undefined;
   const hits = await services.search.search(query, {
     top: offset + count + 1,
     ...scope,
     ...(mode === undefined ? {} : { mode }),
+    hitDocuments: async (ids) => {
+      shown = await services.store.agents.getMany(ids.slice(offset, offset + count), caller);
+      return shown.map(({ record }) => searchDocumentOf(record));
+    },
   });
   const window = hits.slice(offset, offset + count);
   const byId = new Map(window.map((hit) => [hit.id, hit]));
-  const found = await services.store.agents.getMany(
-    window.map((hit) => hit.id),
-    caller,
-  );
+  const found =
+    shown ??
+    (await services.store.agents.getMany(
+      window.map((hit) => hit.id),
+      caller,
+    ));
   return {
     items: found.map(({ record, metadata }) => ({ record, metadata, hit: byId.get(record.id)! })),
     more: hits.length > offset + count,
