@@ -22,6 +22,10 @@
  *     [--probes <n>] [--keep <dir>] [--preloaded] [--batch 5000] [--measures hybrid,semantic,filtered,list]
  *     [--lexical-in-memory-from 50000]
  *
+ * `--rounds <n>` (for the `measure` role) runs the same searches n times in the process: the first round's figures are
+ * the ones reported (and compared for recall), later ones go to `again` in the JSON line, so a slow search that is
+ * slow only the first time (its hits' rows read from disk) tells itself from one slow every time. The role also
+ * writes the five slowest searches of each measure, with their query numbers, to stderr.
  * `--batch` is how many agents each `loadAgents` call of the preload takes (one transaction each). At 1,000,000
  * agents the file is about 14.4 GB and the preload about 25 minutes of CPU (docs/search.md, "At 1,000,000 agents"):
  * run it in the background with `--keep`, and measure the file again with `--preloaded`. `--measures` (for the
@@ -57,6 +61,7 @@ const { values: args } = parseArgs({
     batch: { type: 'string', default: '5000' },
     measures: { type: 'string', default: 'hybrid,semantic,filtered,list' },
     'lexical-in-memory-from': { type: 'string' },
+    rounds: { type: 'string', default: '1' },
   },
 });
 
@@ -114,6 +119,8 @@ interface Measured {
   rss: number;
   /** RSS after a full garbage collection (with `node --expose-gc`): what the replica holds, without garbage. */
   rssAfterGc?: number;
+  /** The same searches' times in later rounds (`--rounds`), round after round. */
+  again: Array<Pick<Measured, 'hybrid' | 'semantic' | 'filtered'>>;
 }
 
 async function measure(db: string, approximateFrom: number): Promise<void> {
@@ -153,28 +160,44 @@ async function measure(db: string, approximateFrom: number): Promise<void> {
     semanticIds: [],
     listPerSecond: 0,
     rss: 0,
+    again: [],
   };
   const measures = new Set(args.measures.split(','));
-  for (let i = 0; i < searches; i++) {
-    if (measures.has('hybrid')) {
-      const hybrid = await timed({ query: generateQuery(100_000 + i), top: 10, mode: 'hybrid' });
-      out.hybrid.push(hybrid.ms);
-      out.hybridIds.push(hybrid.ids);
+  for (let round = 0; round < Number(args.rounds); round++) {
+    const times =
+      round === 0 ? out : { hybrid: [] as number[], semantic: [] as number[], filtered: [] as number[] };
+    if (round > 0) out.again.push(times);
+    for (let i = 0; i < searches; i++) {
+      if (measures.has('hybrid')) {
+        const hybrid = await timed({ query: generateQuery(100_000 + i), top: 10, mode: 'hybrid' });
+        times.hybrid.push(hybrid.ms);
+        if (round === 0) out.hybridIds.push(hybrid.ids);
+      }
+      if (measures.has('semantic')) {
+        const semantic = await timed({ query: generateQuery(100_000 + i), top: 10, mode: 'semantic' });
+        times.semantic.push(semantic.ms);
+        if (round === 0) out.semanticIds.push(semantic.ids);
+      }
+      if (measures.has('filtered')) {
+        const { tags, capabilities } = generateFilter(i);
+        const filtered = await timed({
+          query: generateQuery(300_000 + i),
+          top: 10,
+          mode: 'hybrid',
+          filters: { tags: [tags], capabilities: [capabilities] },
+        });
+        times.filtered.push(filtered.ms);
+      }
     }
-    if (measures.has('semantic')) {
-      const semantic = await timed({ query: generateQuery(100_000 + i), top: 10, mode: 'semantic' });
-      out.semantic.push(semantic.ms);
-      out.semanticIds.push(semantic.ids);
-    }
-    if (measures.has('filtered')) {
-      const { tags, capabilities } = generateFilter(i);
-      const filtered = await timed({
-        query: generateQuery(300_000 + i),
-        top: 10,
-        mode: 'hybrid',
-        filters: { tags: [tags], capabilities: [capabilities] },
-      });
-      out.filtered.push(filtered.ms);
+    for (const name of ['hybrid', 'semantic', 'filtered'] as const) {
+      const values = times[name];
+      if (values.length === 0) continue;
+      const slowest = values
+        .map((ms, i) => [i, ms] as const)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([i, ms]) => `#${i} ${ms.toFixed(1)} ms`);
+      process.stderr.write(`  round ${round + 1}, ${name}: slowest ${slowest.join(', ')}\n`);
     }
   }
   // A served registry reads its facet index a few seconds after it opens; lists answer from it once it is read
