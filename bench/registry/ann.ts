@@ -41,6 +41,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadAgents, type Registry } from '@agentry/registry';
@@ -141,11 +142,22 @@ async function measure(db: string, approximateFrom: number): Promise<void> {
   const lexicalInMemory = (await registry.search.stats()).lexicalInMemory === true;
   const searches = Number(args.searches);
   const search = (body: object) => searchThroughFetch(registry, body);
+  // Garbage collections, to say how much of a slow search was a collection's pause.
+  const collections: Array<{ start: number; end: number }> = [];
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      collections.push({ start: entry.startTime, end: entry.startTime + entry.duration });
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
+  const paused = (from: number, to: number) =>
+    collections.reduce((sum, gc) => sum + Math.max(0, Math.min(to, gc.end) - Math.max(from, gc.start)), 0);
   const timed = async (body: object) => {
     const at = performance.now();
     const results = await search(body);
-    return { ms: performance.now() - at, ids: results.map((result) => result.id) };
+    const end = performance.now();
+    return { ms: end - at, ids: results.map((result) => result.id), at, end };
   };
+
   const warmMode = args.measures.includes('hybrid') ? 'hybrid' : 'semantic';
   for (let i = 0; i < 20; i++) await search({ query: generateQuery(900_000 + i), top: 10, mode: warmMode }); // warm-up
   const out: Measured = {
@@ -167,15 +179,23 @@ async function measure(db: string, approximateFrom: number): Promise<void> {
     const times =
       round === 0 ? out : { hybrid: [] as number[], semantic: [] as number[], filtered: [] as number[] };
     if (round > 0) out.again.push(times);
+    // When each search of the round ran, to find its collections once the observer has reported them.
+    const spans: Record<'hybrid' | 'semantic' | 'filtered', Array<[number, number]>> = {
+      hybrid: [],
+      semantic: [],
+      filtered: [],
+    };
     for (let i = 0; i < searches; i++) {
       if (measures.has('hybrid')) {
         const hybrid = await timed({ query: generateQuery(100_000 + i), top: 10, mode: 'hybrid' });
         times.hybrid.push(hybrid.ms);
+        spans.hybrid.push([hybrid.at, hybrid.end]);
         if (round === 0) out.hybridIds.push(hybrid.ids);
       }
       if (measures.has('semantic')) {
         const semantic = await timed({ query: generateQuery(100_000 + i), top: 10, mode: 'semantic' });
         times.semantic.push(semantic.ms);
+        spans.semantic.push([semantic.at, semantic.end]);
         if (round === 0) out.semanticIds.push(semantic.ids);
       }
       if (measures.has('filtered')) {
@@ -187,8 +207,10 @@ async function measure(db: string, approximateFrom: number): Promise<void> {
           filters: { tags: [tags], capabilities: [capabilities] },
         });
         times.filtered.push(filtered.ms);
+        spans.filtered.push([filtered.at, filtered.end]);
       }
     }
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the observer reports a moment later
     for (const name of ['hybrid', 'semantic', 'filtered'] as const) {
       const values = times[name];
       if (values.length === 0) continue;
@@ -196,10 +218,11 @@ async function measure(db: string, approximateFrom: number): Promise<void> {
         .map((ms, i) => [i, ms] as const)
         .sort((a, b) => b[1] - a[1])
         .slice(0, 5)
-        .map(([i, ms]) => `#${i} ${ms.toFixed(1)} ms`);
+        .map(([i, ms]) => `#${i} ${ms.toFixed(1)} ms (GC ${paused(...spans[name][i]!).toFixed(1)})`);
       process.stderr.write(`  round ${round + 1}, ${name}: slowest ${slowest.join(', ')}\n`);
     }
   }
+  gcObserver.disconnect();
   // A served registry reads its facet index a few seconds after it opens; lists answer from it once it is read
   // (store/facet-postings.ts), so the measure waits for it as a running server would have.
   if (measures.has('list')) await registry.store.facets.current();
