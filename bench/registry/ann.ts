@@ -218,7 +218,10 @@ async function measure(db: string, approximateFrom: number): Promise<void> {
         .map((ms, i) => [i, ms] as const)
         .sort((a, b) => b[1] - a[1])
         .slice(0, 5)
-        .map(([i, ms]) => `#${i} ${ms.toFixed(1)} ms (GC ${paused(...spans[name][i]!).toFixed(1)})`);
+        .map(
+          ([i, ms]) =>
+            `#${i} ${ms.toFixed(1)} ms (GC ${paused(...spans[name][i]!).toFixed(1)}, at ${(spans[name][i]![0] / 1000).toFixed(2)} s)`,
+        );
       process.stderr.write(`  round ${round + 1}, ${name}: slowest ${slowest.join(', ')}\n`);
     }
   }

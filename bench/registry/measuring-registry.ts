@@ -3,9 +3,10 @@
  * profile-search.ts, facets.ts, filtered-list.ts): no per-client rate limits or publisher quota (the benches measure
  * throughput, not the limits), warnings only on stderr, the answer cache off unless asked for (every answer
  * computed), and either lexical search alone or stand-in vectors (stand-in-provider.ts) embedded by no background
- * task. Searches go through `registry.fetch`, as a request would.
+ * task. Searches go through `registry.fetch`, as a request would. The process's heap is set up as `agentry serve`
+ * sets it up (`tuneHeapForServing`).
  */
-import { createRegistry, type Registry, type RegistryOptions } from '@agentry/registry';
+import { createRegistry, type Registry, type RegistryOptions, tuneHeapForServing } from '@agentry/registry';
 import pino from 'pino';
 import { standInProvider } from './stand-in-provider.js';
 
@@ -37,6 +38,7 @@ export function openMeasuringRegistry(
   options: MeasuringOptions = {},
 ): Promise<Registry> {
   const { approximateFrom, probes, lexicalInMemoryFrom, answerCache = false } = options;
+  tuneHeapForServing(); // as `agentry serve` runs
   return createRegistry({
     databasePath,
     adminToken: BENCH_ADMIN_TOKEN,

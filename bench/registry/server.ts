@@ -8,7 +8,13 @@
  */
 import { parseArgs } from 'node:util';
 import { createEmbeddingProvider, type EmbeddingProvider } from '@agentry/embeddings';
-import { createRegistry, loadAgents, type RegistryOptions, serveRegistry } from '@agentry/registry';
+import {
+  createRegistry,
+  loadAgents,
+  type RegistryOptions,
+  serveRegistry,
+  tuneHeapForServing,
+} from '@agentry/registry';
 import pino from 'pino';
 import { generateAgent, readGeneratedAgent } from './agents.js';
 import { type CachingProvider, cachingProvider } from './embedding-cache.js';
@@ -72,6 +78,7 @@ async function main(): Promise<void> {
     options.embeddings = 'use-lite';
     options.embeddingOptions = useLite;
   }
+  tuneHeapForServing(); // as `agentry serve` runs
   const registry = await createRegistry(options);
   // With stand-in vectors, the model the registry would run is loaded anyway (both workers, as under load), so
   // that the resident memory measured includes it.

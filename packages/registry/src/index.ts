@@ -87,6 +87,7 @@ export {
   type UseLiteEngine,
   type UseLiteOptions,
 } from './search/index.js';
+export { tuneHeapForServing } from './serving-heap.js';
 export type { HistoryEntry, RecordDraft } from './store/agents.js';
 export type { AuditEntry } from './store/audit.js';
 export type { AgentFilters } from './store/filters.js';

@@ -11,6 +11,7 @@ import {
   type Registry,
   type RegistryOptions,
   serveRegistry,
+  tuneHeapForServing,
 } from '@agentry/registry';
 import type { Command } from 'commander';
 import { databaseFlag, printableDatabase } from '../io/database-hint.js';
@@ -103,6 +104,7 @@ export function registerServe(program: Command): void {
       '\nThe admin token is printed once, on the first start (or set AGENTRY_ADMIN_TOKEN); lost, agentry token --db\n<file> --role admin makes a new one. The server runs until interrupted (Ctrl-C, or SIGTERM): it then answers\n/readyz 503, stops accepting connections, lets requests in flight finish (up to --shutdown-timeout seconds),\nstops crawling, embedding and imports, and closes the database cleanly.\n\nExit status: 0 stopped by a signal and closed cleanly, 2 usage error (a wrong flag, a port in use, a database\nthat cannot be opened).\n\nExamples:\n  agentry serve\n  agentry serve --port 8080 --db /var/lib/agentry/registry.db --embeddings none\n  agentry serve --demo\n  agentry serve --import https://registry.modelcontextprotocol.io --import-interval 30',
     )
     .action(async (options: ServeCommandOptions) => {
+      tuneHeapForServing(); // before the registry opens: see serving-heap.ts
       const env = environmentSettings();
       const port = options.port !== undefined ? parsePort(options.port) : (env.port ?? DEFAULT_PORT);
       const hostname = options.hostname ?? env.hostname ?? '127.0.0.1';
