@@ -37,6 +37,7 @@ import {
   tombstoneVisibility,
   visibleAgentIdsMeeting,
 } from './filters.js';
+import { IdList } from './id-list.js';
 import {
   claimKeys,
   entryKeys,
@@ -713,7 +714,7 @@ export class AgentRepository {
         undefined,
         Number.POSITIVE_INFINITY,
       );
-      return { candidates: new Set(ids) };
+      return { candidates: new IdList(ids) }; // distinct: one per agent of the index
     }
     // Else from the filters' indexes alone (filters.ts), never each agent's row.
     let query = visibleAgentIdsMeeting(this.#db, caller, filters);
