@@ -254,12 +254,14 @@ export async function createSearchIndex(
     if (hits.length === 0 || hitDocuments === false) return new Map();
     const lexicalHits = new Set(hits.filter((hit) => hit.lexical !== undefined).map((hit) => hit.id));
     if (hitDocuments === undefined) return lexical.explain(db, query, [...lexicalHits]);
+    const documentOf = await hitDocuments(hits.map((hit) => hit.id));
     // The text the lexical index holds is derived from the same document (index-writes.ts), so the words match.
     const explanations = new Map<string, FieldMatches>();
-    for (const document of await hitDocuments(hits.map((hit) => hit.id))) {
-      if (!lexicalHits.has(document.id)) continue;
+    for (const id of lexicalHits) {
+      const document = documentOf(id);
+      if (document === undefined) continue;
       const matches = matchedWords(query, lexicalFields(document));
-      if (Object.keys(matches).length > 0) explanations.set(document.id, matches);
+      if (Object.keys(matches).length > 0) explanations.set(id, matches);
     }
     return explanations;
   }

@@ -51,10 +51,11 @@ export interface SearchOptions {
    * Where the `why` of the hits reads their words. Absent: the lexical index reads the hits' text back from the
    * database. A function: the caller's own read of the hits, given every hit's id in rank order once the ranking is
    * made (a caller that shows the hits reads their records anyway, so a search reads each hit once: at a million
-   * agents a second read of rows the page cache no longer holds costs milliseconds a row). It may leave out hits it
-   * will not show; those are explained without their words. `false`: no words are read (a ranking only counted).
+   * agents a second read of rows the page cache no longer holds costs milliseconds a row). It answers with a lookup
+   * of the documents of the hits it read, which is asked only for the hits that matched words; a hit it does not
+   * show (undefined) is explained without its words. `false`: no words are read (a ranking only counted).
    */
-  hitDocuments?: ((ids: readonly string[]) => Promise<Iterable<SearchDocument>>) | false;
+  hitDocuments?: ((ids: readonly string[]) => Promise<(id: string) => SearchDocument | undefined>) | false;
 }
 
 export interface SearchHit {

@@ -170,7 +170,11 @@ export async function rankedSearch(
     ...(mode === undefined ? {} : { mode }),
     hitDocuments: async (ids) => {
       shown = await services.store.agents.getMany(ids.slice(offset, offset + count), caller);
-      return shown.map(({ record }) => searchDocumentOf(record));
+      const records = new Map(shown.map(({ record }) => [record.id, record]));
+      return (id) => {
+        const record = records.get(id);
+        return record === undefined ? undefined : searchDocumentOf(record);
+      };
     },
   });
   const window = hits.slice(offset, offset + count);
