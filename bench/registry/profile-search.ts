@@ -405,13 +405,14 @@ async function main(): Promise<void> {
   log(memoryLine('  memory after open'));
   for (;;) {
     const stats = await registry.search.stats();
-    if (stats.approximate === true && stats.lexicalInMemory === true) break;
+    if (stats.approximate === true && stats.vectorIndexBuilding !== true && stats.lexicalInMemory === true)
+      break;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   await registry.store.facets.current();
   const readyCpu = process.cpuUsage(cpuAtStart);
   log(
-    `ready (approximate, lexical in memory, facets read) ${((performance.now() - started) / 1000).toFixed(0)} s wall, ${((readyCpu.user + readyCpu.system) / 1e6).toFixed(0)} s CPU; load ${loadavg()[0]!.toFixed(1)}`,
+    `ready (approximate and built, lexical in memory, facets read) ${((performance.now() - started) / 1000).toFixed(0)} s wall, ${((readyCpu.user + readyCpu.system) / 1e6).toFixed(0)} s CPU; load ${loadavg()[0]!.toFixed(1)}`,
   );
   log(`  stats ${JSON.stringify(await registry.search.stats())}`);
   log(memoryLine('  memory when ready'));

@@ -280,6 +280,7 @@ export async function createSearchIndex(
         dimensions: store.dimensions ?? provider?.dimensions,
         ...(store.approximate ? { approximate: true as const } : {}),
         ...(mirror.loaded ? { lexicalInMemory: true as const } : {}),
+        ...(store.building ? { vectorIndexBuilding: true as const } : {}),
       };
     },
     close() {

@@ -109,4 +109,9 @@ export interface SearchIndexStats {
   approximate?: true;
   /** Present (true) when lexical searches rank in memory (lexical/memory-mirror.ts, docs/search.md). */
   lexicalInMemory?: true;
+  /**
+   * Present (true) while the approximate index is built in the background (trained, or trained again after many
+   * changes): searches are answered meanwhile, but share the thread with the build.
+   */
+  vectorIndexBuilding?: true;
 }

@@ -64,6 +64,11 @@ export interface VectorStore {
   ): SemanticRanking | undefined;
   /** Whether searches take their candidates from the approximate index (it is trained and holds enough vectors). */
   readonly approximate: boolean;
+  /**
+   * Whether a build of the approximate index runs in the background (training, filing, then moving each list's rows
+   * into one run): searches go on meanwhile, sharing the thread with it.
+   */
+  readonly building: boolean;
 }
 
 /** Loads the demotions and this provider's vectors (none without a provider). */
@@ -212,6 +217,9 @@ export async function loadVectorStore(
     },
     get approximate() {
       return ann?.approximate === true;
+    },
+    get building() {
+      return building !== undefined;
     },
   };
 }

@@ -177,5 +177,29 @@ describe('search with the approximate nearest-neighbour index', () => {
     }
     assert.equal((await approximate.stats()).embedded, AGENTS - 1);
     assert.equal((await approximate.stats()).approximate, true);
+    assert.equal((await approximate.stats()).vectorIndexBuilding, undefined); // trained at once: too few to wait
+  });
+
+  it('says while a large index is built in the background, and answers meanwhile', async () => {
+    // From 5,000 vectors a build runs in chunks beside searches (vector-store.ts); a bench waits for it to end.
+    const more = Array.from({ length: 2500 }, (_, i) =>
+      doc(`more-${i}`, { description: `${word(theme())} ${word(theme())} more${i}` }),
+    );
+    for (let at = 0; at < more.length; at += 500) await exact.upsert(more.slice(at, at + 500));
+    const opened = await createSearchIndex(database.db, standIn, { vectors: { approximateFrom: THRESHOLD } });
+    try {
+      assert.equal((await opened.stats()).vectorIndexBuilding, true);
+      assert.ok((await opened.search(queries[0]!, { top: 10, mode: 'semantic' })).length > 0);
+      let looks = 0;
+      while ((await opened.stats()).vectorIndexBuilding === true && looks++ < 3000) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const stats = await opened.stats();
+      assert.equal(stats.vectorIndexBuilding, undefined);
+      assert.equal(stats.approximate, true);
+      assert.equal(stats.embedded, AGENTS - 1 + more.length);
+    } finally {
+      opened.close();
+    }
   });
 });
