@@ -227,8 +227,7 @@ export class FacetPostings {
     afterId: string | undefined,
     limit: number,
   ): string[] {
-    const found: string[] = [];
-    if (requirements.length === 0 || limit <= 0) return found;
+    if (requirements.length === 0 || limit <= 0) return [];
     // The requirement whose postings are shortest is walked; the others are checked on each agent's codes.
     let driver = -1;
     let driverLength = Number.POSITIVE_INFINITY;
@@ -240,32 +239,44 @@ export class FacetPostings {
         driverLength = length;
       }
     }
-    if (driverLength === 0) return found;
+    if (driverLength === 0) return [];
     const checks = requirements.filter((_, index) => index !== driver);
     const from = afterId === undefined ? 0 : this.#firstRankAfter(afterId);
     const lists = requirements[driver]!.map((code) => this.#postings[code] ?? EMPTY);
     const heads = lists.map((list) => this.#firstAtOrAfter(list, from));
     const rank = this.#rank;
+    const { pool, starts, lengths } = this.#codes;
+    // Nothing is allocated per agent visited (a wide filter visits tens of thousands a search), and the answer is
+    // sized once: garbage that outlives a young collection brings full collections into the searches beside it.
+    const found = new Array<string>(Math.min(limit, driverLength));
+    let count = 0;
     for (;;) {
       // The next slot in id order among the driver's postings (an agent in several of them once).
       let slot = -1;
       let slotRank = Number.POSITIVE_INFINITY;
-      for (const [index, list] of lists.entries()) {
+      for (let index = 0; index < lists.length; index++) {
+        const list = lists[index]!;
         const head = heads[index]!;
         if (head < list.length && rank[list[head]!]! < slotRank) {
           slot = list[head]!;
           slotRank = rank[slot]!;
         }
       }
-      if (slot < 0) return found;
-      for (const [index, list] of lists.entries()) if (list[heads[index]!] === slot) heads[index]!++;
-      const codes = this.#codes.of(slot);
-      if (!checks.every((accepted) => holdsAny(codes, accepted))) continue;
+      if (slot < 0) break;
+      for (let index = 0; index < lists.length; index++)
+        if (lists[index]![heads[index]!] === slot) heads[index]!++;
+      const start = starts[slot]!;
+      const end = start + lengths[slot]!;
+      let meets = true;
+      for (let c = 0; c < checks.length && meets; c++) meets = runHoldsAny(pool, start, end, checks[c]!);
+      if (!meets) continue;
       const id = this.#idOf[slot]!;
       if (hidden?.has(id)) continue;
-      found.push(id);
-      if (found.length >= limit) return found;
+      found[count++] = id;
+      if (count >= limit) break;
     }
+    found.length = count;
+    return found;
   }
 
   /** The position in id order of the first agent whose id sorts after `id`. */
@@ -354,7 +365,11 @@ export class FacetPostings {
   }
 }
 
-function holdsAny(codes: Uint32Array, accepted: readonly number[]): boolean {
-  for (const code of accepted) if (codes.includes(code)) return true;
+/** Whether the run `pool[start..end)` of an agent's codes holds any of `accepted`. */
+function runHoldsAny(pool: Uint32Array, start: number, end: number, accepted: readonly number[]): boolean {
+  for (let i = start; i < end; i++) {
+    const code = pool[i]!;
+    for (let a = 0; a < accepted.length; a++) if (accepted[a] === code) return true;
+  }
   return false;
 }
