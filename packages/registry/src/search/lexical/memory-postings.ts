@@ -1072,14 +1072,15 @@ export class MemoryPostings {
   /** Marks the candidates and the excluded agents by slot; the marked slots, to clear after. */
   private markScope(options: LexicalSearchOptions): number[] {
     const marked: number[] = [];
+    // forEach, not for…of: a scope may be a Set or the store's IdList, and a walk that serves both through the
+    // iterator protocol allocates a result a step (tens of thousands a filtered search).
     const mark = (ids: ReadonlySet<string> | undefined, bit: number) => {
-      if (ids === undefined) return;
-      for (const id of ids) {
+      ids?.forEach((id) => {
         const slot = this.slotOf.get(id);
-        if (slot === undefined) continue;
+        if (slot === undefined) return;
         if (this.scope[slot] === 0) marked.push(slot);
         this.scope[slot]! |= bit;
-      }
+      });
     };
     mark(options.candidates, CANDIDATE);
     mark(options.excluded, EXCLUDED);
