@@ -4,6 +4,7 @@
  * with JSON Schema inputs. The same index always gives the same agent.
  */
 import { type Agent, readDocument } from '@agentry/core';
+import { seededUniform } from '../../packages/embeddings/src/vectors/seeded-uniform.js';
 import type { SearchDocument } from '../../packages/registry/src/search/types.js';
 
 interface Domain {
@@ -141,17 +142,8 @@ const QUALIFIERS = [
 ];
 const LANGUAGES = ['en', 'fr', 'de', 'es', 'zh', 'ja', 'pt', 'it'];
 
-/** mulberry32: a tiny seeded PRNG, so the n-th agent is the same on every run. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The n-th agent is the same on every run: its choices come from a seeded stream (embeddings' seededUniform). */
+export const random: (seed: number) => () => number = seededUniform;
 
 const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
 

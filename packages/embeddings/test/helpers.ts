@@ -84,14 +84,5 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return aa === 0 || bb === 0 ? 0 : dot / Math.sqrt(aa * bb);
 }
 
-/** A seeded stream of uniform numbers in [0, 1) (mulberry32): every run of a test sees the same ones. */
-export function seededUniform(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The index's seeded uniform numbers: every run of a test sees the same ones. */
+export { seededUniform } from '../src/vectors/seeded-uniform.js';

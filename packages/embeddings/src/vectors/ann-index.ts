@@ -29,6 +29,7 @@
  * (`placeRows`), since a probe that reads a dozen runs costs a fraction of one reading the same rows scattered.
  */
 
+import { seededUniform } from './seeded-uniform.js';
 import { topIndices } from './top-k.js';
 import { type MatrixScope, quantize, sortedIndexOf } from './vector-matrix.js';
 import { createDotKernel, DOT_STEP, type DotKernel } from './wasm-dot.js';
@@ -780,7 +781,7 @@ export class AnnIndex {
         this.index = undefined;
         return;
       }
-      const random = mulberry32(this.options.seed ?? 0x5eed);
+      const random = seededUniform(this.options.seed ?? 0x5eed);
       // A sample in random order (a partial Fisher–Yates shuffle of the live slots).
       const sampleSize = Math.min(n, listCount * Math.max(1, Math.floor(this.options.samplePerList ?? 40)));
       for (let i = 0; i < sampleSize; i++) {
@@ -1048,16 +1049,4 @@ function identity(length: number): Int32Array {
   const out = new Int32Array(length);
   for (let i = 0; i < length; i++) out[i] = i;
   return out;
-}
-
-/** A small seeded generator (mulberry32), so a build samples the same rows every time. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
