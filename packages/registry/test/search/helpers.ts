@@ -18,6 +18,7 @@ import {
   type SearchIndexOptions,
   searchMigrations,
 } from '../../src/search/index.js';
+import type { LexicalFields } from '../../src/search/lexical/types.js';
 import { type LeasedDatabase, leasePostgresDatabase } from '../db/postgres-pool.js';
 import { testDialect } from '../test-dialect.js';
 
@@ -148,6 +149,20 @@ export function doc(id: string, fields: Partial<Omit<SearchDocument, 'id'>> = {}
     tags: fields.tags ?? [],
     capabilities: fields.capabilities ?? [],
     operations: fields.operations ?? [],
+  };
+}
+
+/** The lexical index's fields of one agent: those given, every other one empty. */
+export function lexicalFieldsOf(given: Partial<LexicalFields> = {}): LexicalFields {
+  return {
+    name: '',
+    description: '',
+    tags: '',
+    capabilities: '',
+    operationNames: '',
+    operationText: '',
+    parameters: '',
+    ...given,
   };
 }
 

@@ -16,6 +16,7 @@ import { startLexicalBulkLoad } from '../../src/search/lexical/postgres-bulk-loa
 import { type LexicalEntry, writeDocuments } from '../../src/search/lexical/postgres-postings.js';
 import type { Executor, LexicalFields } from '../../src/search/lexical/types.js';
 import { freshPostgresDatabase, type TestPostgres } from '../db/postgres-fixture.js';
+import { lexicalFieldsOf } from './helpers.js';
 
 type Tables = Executor extends Kysely<infer D> ? D : never;
 
@@ -142,14 +143,14 @@ describe('the PostgreSQL lexical index loaded in bulk', () => {
     const indexes = await indexesOfPostings(db);
     await db.transaction().execute(async (trx) => {
       const load = await startLexicalBulkLoad(trx);
-      await load.add([{ id: 'kept', fields: { ...emptyFields(), name: 'weather' } }]);
+      await load.add([{ id: 'kept', fields: lexicalFieldsOf({ name: 'weather' }) }]);
       await load.finish();
     });
     const held = await snapshot(db);
     await assert.rejects(
       db.transaction().execute(async (trx) => {
         const load = await startLexicalBulkLoad(trx);
-        await load.add([{ id: 'lost', fields: { ...emptyFields(), name: 'rain' } }]);
+        await load.add([{ id: 'lost', fields: lexicalFieldsOf({ name: 'rain' }) }]);
         throw new Error('the move failed');
       }),
       /the move failed/,
@@ -158,15 +159,3 @@ describe('the PostgreSQL lexical index loaded in bulk', () => {
     assert.deepEqual(await indexesOfPostings(db), indexes);
   });
 });
-
-function emptyFields(): LexicalFields {
-  return {
-    name: '',
-    description: '',
-    tags: '',
-    capabilities: '',
-    operationNames: '',
-    operationText: '',
-    parameters: '',
-  };
-}

@@ -12,7 +12,7 @@ import type { Database as RegistryDatabase } from '../../src/db/database.js';
 import { parseLexicalQuery } from '../../src/search/lexical/query.js';
 import { createSqliteLexicalIndex } from '../../src/search/lexical/sqlite.js';
 import type { LexicalFields, LexicalMatch } from '../../src/search/lexical/types.js';
-import { openTestDatabase, type TestDatabase } from './helpers.js';
+import { lexicalFieldsOf, openTestDatabase, type TestDatabase } from './helpers.js';
 
 const pruned = createSqliteLexicalIndex();
 const full = createSqliteLexicalIndex({ commonShare: 1 });
@@ -52,25 +52,12 @@ const fields: fc.Arbitrary<LexicalFields> = fc
     for (const { word, present, field, times } of words)
       if (present) texts[field]!.push(...Array(times).fill(word));
     for (const [field, word] of filler) texts[field]!.push(word);
-    return fieldsOf(Object.fromEntries(FIELDS.map((field) => [field, texts[field]!.join(' ')])));
+    return lexicalFieldsOf(Object.fromEntries(FIELDS.map((field) => [field, texts[field]!.join(' ')])));
   });
 const queryWords = fc.array(fc.constantFrom(...WORDS.map(([word]) => word), 'filler1'), {
   minLength: 1,
   maxLength: 5,
 });
-
-function fieldsOf(partial: Partial<LexicalFields>): LexicalFields {
-  return {
-    name: '',
-    description: '',
-    tags: '',
-    capabilities: '',
-    operationNames: '',
-    operationText: '',
-    parameters: '',
-    ...partial,
-  };
-}
 
 /** The first `depth` hits of each ranking: same agents, same order, same scores. */
 function assertSameTop(actual: LexicalMatch[], expected: LexicalMatch[], depth: number): void {
@@ -127,7 +114,9 @@ describe('lexical pruning of common-only matches', () => {
     await replaceGenerated(
       Array.from({ length: 600 }, (_, i) => ({
         id: `bulk-${i}`,
-        fields: fieldsOf({ description: i % 5 === 0 ? `weather data number ${i}` : `data number ${i}` }),
+        fields: lexicalFieldsOf({
+          description: i % 5 === 0 ? `weather data number ${i}` : `data number ${i}`,
+        }),
       })),
     );
     const query = parseLexicalQuery('weather data');
@@ -148,7 +137,7 @@ describe('lexical pruning of common-only matches', () => {
           trx,
           Array.from({ length: 600 }, (_, i) => ({
             id: `bulk-${i}`,
-            fields: fieldsOf({ description: describe(i) }),
+            fields: lexicalFieldsOf({ description: describe(i) }),
           })),
         ),
       );
@@ -239,7 +228,7 @@ describe('lexical ranking within a large filter', () => {
         trx,
         Array.from({ length: 600 }, (_, i) => ({
           id: `bulk-${i}`,
-          fields: fieldsOf({ description: i < 300 ? `data data data ${i}` : `data ${i}` }),
+          fields: lexicalFieldsOf({ description: i < 300 ? `data data data ${i}` : `data ${i}` }),
         })),
       ),
     );

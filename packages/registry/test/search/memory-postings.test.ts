@@ -12,6 +12,7 @@ import { clauseTerms, matchedWords, termMatches, textTerms } from '../../src/sea
 import { fts5Idf } from '../../src/search/lexical/pruning.js';
 import { type LexicalQuery, parseLexicalQuery } from '../../src/search/lexical/query.js';
 import type { LexicalFields, LexicalMatch, LexicalSearchOptions } from '../../src/search/lexical/types.js';
+import { lexicalFieldsOf } from './helpers.js';
 
 const VOCABULARY = [
   'weather',
@@ -35,16 +36,6 @@ const VOCABULARY = [
 const SEPARATORS = [' ', ' ', ' ', '_', ', ', ' ; '];
 const PREFIXES = ['fore*', 'ru*', 'repo*', 'cit*', 'ca*', 'da*', 'weath*'];
 const IDS = Array.from({ length: 10 }, (_, i) => `agent-${i}`);
-/** Every field empty: a test spreads the fields it fills over it. */
-const EMPTY_FIELDS: LexicalFields = {
-  name: '',
-  description: '',
-  tags: '',
-  capabilities: '',
-  operationNames: '',
-  operationText: '',
-  parameters: '',
-};
 
 const text = fc
   .array(fc.tuple(fc.constantFrom(...VOCABULARY), fc.constantFrom(...SEPARATORS)), { maxLength: 5 })
@@ -265,9 +256,9 @@ describe('in-memory lexical index', () => {
 
   it('forgets a replaced agent’s old words and counts only its new ones', () => {
     const index = new MemoryPostings();
-    index.set('a', { ...EMPTY_FIELDS, name: 'weather forecast' }, false);
-    index.set('b', { ...EMPTY_FIELDS, name: 'tide tables' }, false);
-    index.set('a', { ...EMPTY_FIELDS, name: 'tide report' }, false);
+    index.set('a', lexicalFieldsOf({ name: 'weather forecast' }), false);
+    index.set('b', lexicalFieldsOf({ name: 'tide tables' }), false);
+    index.set('a', lexicalFieldsOf({ name: 'tide report' }), false);
     assert.deepEqual(index.search(parseLexicalQuery('weather'), { limit: 10 }), []);
     assert.deepEqual(
       index.search(parseLexicalQuery('tide'), { limit: 10 }).map((hit) => hit.id),
@@ -285,14 +276,14 @@ describe('in-memory lexical index', () => {
   it('counts a long quoted phrase as FTS5 does', () => {
     const words = Array.from({ length: 30 }, (_, i) => `word${i % 7}x`);
     const operations: Operation[] = [
-      { kind: 'set', id: 'a', fields: { ...EMPTY_FIELDS, description: words.join(' ') }, restricted: false },
+      { kind: 'set', id: 'a', fields: lexicalFieldsOf({ description: words.join(' ') }), restricted: false },
       {
         kind: 'set',
         id: 'b',
-        fields: { ...EMPTY_FIELDS, description: words.slice(0, 20).join(' ') },
+        fields: lexicalFieldsOf({ description: words.slice(0, 20).join(' ') }),
         restricted: false,
       },
-      { kind: 'set', id: 'c', fields: { ...EMPTY_FIELDS, name: 'word1x' }, restricted: false },
+      { kind: 'set', id: 'c', fields: lexicalFieldsOf({ name: 'word1x' }), restricted: false },
     ];
     const index = new MemoryPostings();
     for (const op of operations) if (op.kind === 'set') index.set(op.id, op.fields, op.restricted);
@@ -468,15 +459,15 @@ describe('in-memory lexical index', () => {
     );
     // More occurrences of one word than 16 bits count.
     const index = new MemoryPostings();
-    const many = { ...EMPTY_FIELDS, description: `${'filler '.repeat(70_000)}weather forecast` };
+    const many = lexicalFieldsOf({ description: `${'filler '.repeat(70_000)}weather forecast` });
     index.set('a', many, false);
-    index.set('b', { ...EMPTY_FIELDS, description: 'filler weather forecast' }, false);
+    index.set('b', lexicalFieldsOf({ description: 'filler weather forecast' }), false);
     const operations: Operation[] = [
       { kind: 'set', id: 'a', fields: many, restricted: false },
       {
         kind: 'set',
         id: 'b',
-        fields: { ...EMPTY_FIELDS, description: 'filler weather forecast' },
+        fields: lexicalFieldsOf({ description: 'filler weather forecast' }),
         restricted: false,
       },
     ];
