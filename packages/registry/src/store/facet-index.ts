@@ -25,7 +25,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
 import { agentChangePosition, agentsChangedSince, type ChangeLogPosition } from './agent-changes.js';
-import { type AgentCodes, type CodeRequirements, FacetPostings } from './facet-postings.js';
+import { type AgentCodes, type CodeRequirements, FacetPostings, runMeets } from './facet-postings.js';
 import type { FilterRequirement, FilterSource } from './filters.js';
 import type { AgentValueTableName } from './schema.js';
 
@@ -278,7 +278,7 @@ export class FacetIndex {
     let total = 0;
     const visit = (id: string, codes: Uint32Array, start: number, end: number): void => {
       if (hidden?.has(id)) return;
-      for (const accepted of wanted) if (!meets(codes, start, end, accepted)) return;
+      for (const accepted of wanted) if (!runMeets(codes, start, end, accepted)) return;
       total++;
       for (let i = start; i < end; i++) counts[codes[i]!]!++;
     };
@@ -441,11 +441,6 @@ export class FacetIndex {
       }
     }
   }
-}
-
-function meets(codes: Uint32Array, start: number, end: number, accepted: Uint8Array): boolean {
-  for (let i = start; i < end; i++) if (accepted[codes[i]!] === 1) return true;
-  return false;
 }
 
 /** The rows `#joined` joined; none for none (the aggregate of no rows is null). */

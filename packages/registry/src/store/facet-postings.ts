@@ -240,7 +240,7 @@ export class FacetPostings {
       }
     }
     if (driverLength === 0) return [];
-    const checks = requirements.filter((_, index) => index !== driver);
+    const checks = requirements.filter((_, index) => index !== driver).map(acceptedCodes);
     const from = afterId === undefined ? 0 : this.#firstRankAfter(afterId);
     const lists = requirements[driver]!.map((code) => this.#postings[code] ?? EMPTY);
     const heads = lists.map((list) => this.#firstAtOrAfter(list, from));
@@ -268,7 +268,7 @@ export class FacetPostings {
       const start = starts[slot]!;
       const end = start + lengths[slot]!;
       let meets = true;
-      for (let c = 0; c < checks.length && meets; c++) meets = runHoldsAny(pool, start, end, checks[c]!);
+      for (let c = 0; c < checks.length && meets; c++) meets = runMeets(pool, start, end, checks[c]!);
       if (!meets) continue;
       const id = this.#idOf[slot]!;
       if (hidden?.has(id)) continue;
@@ -365,11 +365,17 @@ export class FacetPostings {
   }
 }
 
-/** Whether the run `pool[start..end)` of an agent's codes holds any of `accepted`. */
-function runHoldsAny(pool: Uint32Array, start: number, end: number, accepted: readonly number[]): boolean {
-  for (let i = start; i < end; i++) {
-    const code = pool[i]!;
-    for (let a = 0; a < accepted.length; a++) if (accepted[a] === code) return true;
-  }
+/** 1 at each of `codes`: what `runMeets` checks an agent's codes against. */
+function acceptedCodes(codes: readonly number[]): Uint8Array {
+  let largest = -1;
+  for (const code of codes) if (code > largest) largest = code;
+  const accepted = new Uint8Array(largest + 1);
+  for (const code of codes) accepted[code] = 1;
+  return accepted;
+}
+
+/** Whether the run `pool[start..end)` of an agent's codes holds a code `accepted` has a 1 at. */
+export function runMeets(pool: Uint32Array, start: number, end: number, accepted: Uint8Array): boolean {
+  for (let i = start; i < end; i++) if (accepted[pool[i]!] === 1) return true;
   return false;
 }
