@@ -10,6 +10,7 @@ export {
   type EmbeddingProviderKind,
 } from './create.js';
 export { EmbeddingError } from './errors.js';
+export { IdTable } from './ids/id-table.js';
 export { createOpenAIEmbeddingProvider, type OpenAIEmbeddingOptions } from './openai.js';
 export type { EmbeddingProvider, EmbedOptions, SimilarityFloors } from './provider.js';
 export {

@@ -29,6 +29,7 @@
  * (`placeRows`), since a probe that reads a dozen runs costs a fraction of one reading the same rows scattered.
  */
 
+import { IdTable } from '../ids/id-table.js';
 import { seededUniform } from './seeded-uniform.js';
 import { topIndices } from './top-k.js';
 import { type MatrixScope, quantize, sortedIndexOf } from './vector-matrix.js';
@@ -255,9 +256,8 @@ export class AnnIndex {
    */
   private rowOf: Int32Array;
   private slotAt: Int32Array;
-  /** Id by slot; undefined for a free slot. */
-  private readonly ids: Array<string | undefined> = [];
-  private readonly slotOf = new Map<string, number>();
+  /** Ids by slot and slots by id, outside the heap (see IdTable); a free slot holds none. */
+  private readonly ids = new IdTable();
   private readonly free: number[] = [];
   private readonly queryLimit: number;
   private index: Lists | undefined;
@@ -296,7 +296,7 @@ export class AnnIndex {
   }
 
   get size(): number {
-    return this.slotOf.size;
+    return this.ids.size;
   }
 
   /** Whether searches probe lists (a build has run and the index holds at least `minSize` vectors). */
@@ -313,7 +313,7 @@ export class AnnIndex {
   }
 
   has(id: string): boolean {
-    return this.slotOf.has(id);
+    return this.ids.has(id);
   }
 
   /** Stores (or replaces) a vector, normalised to unit length, and files it in its nearest list. */
@@ -321,17 +321,7 @@ export class AnnIndex {
     if (vector.length !== this.dimensions) {
       throw new Error(`vector for ${id} has ${vector.length} dimensions, the index ${this.dimensions}`);
     }
-    let slot = this.slotOf.get(id);
-    if (slot === undefined) {
-      slot = this.free.pop() ?? this.ids.length;
-      if (slot === this.ids.length) {
-        this.ensureCapacity(slot + 1);
-        this.ids.push(id);
-      } else {
-        this.ids[slot] = id;
-      }
-      this.slotOf.set(id, slot);
-    }
+    const slot = this.slotFor(id);
     const row = this.rowOf[slot]!;
     this.scales[row] = quantize(vector, ROW_LIMIT, this.block.rows, row * this.dimensions);
     this.changedDuringBuild?.add(slot);
@@ -347,17 +337,7 @@ export class AnnIndex {
     if (row.length !== this.dimensions) {
       throw new Error(`row for ${id} has ${row.length} dimensions, the index ${this.dimensions}`);
     }
-    let slot = this.slotOf.get(id);
-    if (slot === undefined) {
-      slot = this.free.pop() ?? this.ids.length;
-      if (slot === this.ids.length) {
-        this.ensureCapacity(slot + 1);
-        this.ids.push(id);
-      } else {
-        this.ids[slot] = id;
-      }
-      this.slotOf.set(id, slot);
-    }
+    const slot = this.slotFor(id);
     const at = this.rowOf[slot]!;
     this.block.rows.set(row, at * this.dimensions);
     this.scales[at] = scale;
@@ -367,11 +347,10 @@ export class AnnIndex {
   }
 
   delete(id: string): void {
-    const slot = this.slotOf.get(id);
-    if (slot === undefined) return;
+    const slot = this.ids.slotOf(id);
+    if (slot < 0) return;
     if (this.index) this.unfile(this.index, slot);
-    this.slotOf.delete(id);
-    this.ids[slot] = undefined;
+    this.ids.deleteAt(slot);
     this.scales[this.rowOf[slot]!] = 0;
     this.free.push(slot);
     this.changedDuringBuild?.add(slot);
@@ -418,7 +397,7 @@ export class AnnIndex {
     probes?: number,
   ): { hits: AnnHit[]; info: AnnSearchInfo } {
     const { slots, scores, info } = this.searchSlots(query, k, this.resolveScope(scope), probes);
-    const hits = Array.from(slots, (slot, r) => ({ id: this.ids[slot]!, score: scores[r]! }));
+    const hits = Array.from(slots, (slot, r) => ({ id: this.ids.idAt(slot)!, score: scores[r]! }));
     return { hits, info };
   }
 
@@ -457,7 +436,7 @@ export class AnnIndex {
     const want = Math.max(0, Math.floor(k));
     if (want === 0 || resolved.size === 0) return [];
     const { slots, scores } = this.exactSlots(query, want, resolved);
-    return Array.from(slots, (slot, r) => ({ id: this.ids[slot]!, score: scores[r]! }));
+    return Array.from(slots, (slot, r) => ({ id: this.ids.idAt(slot)!, score: scores[r]! }));
   }
 
   /**
@@ -482,12 +461,12 @@ export class AnnIndex {
   ): { ids: string[]; scores: Float32Array[]; positionOf: (id: string) => number | undefined } {
     const scores = this.scoresAt(queries, slots);
     const ids = new Array<string>(slots.length);
-    for (let i = 0; i < slots.length; i++) ids[i] = this.ids[slots[i]!]!;
+    for (let i = 0; i < slots.length; i++) ids[i] = this.ids.idAt(slots[i]!)!;
     // Valid until the index changes, i.e. for the synchronous work that follows a search's similarities.
-    const slotOf = this.slotOf;
+    const table = this.ids;
     const positionOf = (id: string) => {
-      const slot = slotOf.get(id);
-      return slot === undefined ? undefined : sortedIndexOf(slots, slot);
+      const slot = table.slotOf(id);
+      return slot < 0 ? undefined : sortedIndexOf(slots, slot);
     };
     return { ids, scores, positionOf };
   }
@@ -568,12 +547,13 @@ export class AnnIndex {
 
   /** The slot holding this id's vector; undefined when none is held. Valid until the index changes. */
   slotOfId(id: string): number | undefined {
-    return this.slotOf.get(id);
+    const slot = this.ids.slotOf(id);
+    return slot < 0 ? undefined : slot;
   }
 
   /** The id whose vector a held slot holds. */
   idAt(slot: number): string | undefined {
-    return this.ids[slot];
+    return this.ids.idAt(slot);
   }
 
   /**
@@ -581,7 +561,7 @@ export class AnnIndex {
    * Costs a hash lookup per id named (candidates and excluded); every search and pass of the query then reads slots.
    */
   resolveScope({ candidates, excluded }: MatrixScope): SlotScope {
-    const slotCount = this.ids.length;
+    const slotCount = this.ids.slotCount;
     let inScope: Uint8Array | undefined;
     if (candidates === undefined) {
       if (excluded === undefined || excluded.size === 0) {
@@ -590,8 +570,8 @@ export class AnnIndex {
       inScope = new Uint8Array(slotCount).fill(1);
       let size = this.size;
       for (const id of excluded) {
-        const slot = this.slotOf.get(id);
-        if (slot !== undefined && inScope[slot] === 1) {
+        const slot = this.ids.slotOf(id);
+        if (slot >= 0 && inScope[slot] === 1) {
           inScope[slot] = 0;
           size--;
         }
@@ -604,15 +584,15 @@ export class AnnIndex {
     // forEach, not for…of: a walk that serves several kinds of set through the iterator protocol allocates a result
     // a step, tens of thousands a filtered search.
     candidates.forEach((id) => {
-      const slot = this.slotOf.get(id);
-      if (slot !== undefined && inScope[slot] === 0) {
+      const slot = this.ids.slotOf(id);
+      if (slot >= 0 && inScope[slot] === 0) {
         inScope[slot] = 1;
         named[n++] = slot;
       }
     });
     for (const id of excluded ?? []) {
-      const slot = this.slotOf.get(id);
-      if (slot !== undefined) inScope[slot] = 0;
+      const slot = this.ids.slotOf(id);
+      if (slot >= 0) inScope[slot] = 0;
     }
     let kept = 0;
     for (let i = 0; i < n; i++) if (inScope[named[i]!] === 1) named[kept++] = named[i]!;
@@ -626,8 +606,8 @@ export class AnnIndex {
     const inScope = scope.inScope;
     const slots = new Int32Array(scope.size);
     let n = 0;
-    for (let slot = 0; slot < this.ids.length && n < slots.length; slot++) {
-      if (this.ids[slot] !== undefined && (inScope === undefined || inScope[slot] === 1)) slots[n++] = slot;
+    for (let slot = 0; slot < this.ids.slotCount && n < slots.length; slot++) {
+      if (this.ids.holds(slot) && (inScope === undefined || inScope[slot] === 1)) slots[n++] = slot;
     }
     return slots.subarray(0, n);
   }
@@ -637,8 +617,8 @@ export class AnnIndex {
     const sum = new Float32Array(this.dimensions);
     let found = 0;
     for (const id of ids) {
-      const slot = this.slotOf.get(id);
-      if (slot === undefined) continue;
+      const slot = this.ids.slotOf(id);
+      if (slot < 0) continue;
       const rows = this.block.rows;
       const row = this.rowOf[slot]!;
       const offset = row * this.dimensions;
@@ -656,7 +636,12 @@ export class AnnIndex {
 
   stats(): AnnStats {
     const index = this.index;
-    let bytes = this.block.bytes + this.scales.byteLength + this.rowOf.byteLength + this.slotAt.byteLength;
+    let bytes =
+      this.block.bytes +
+      this.scales.byteLength +
+      this.rowOf.byteLength +
+      this.slotAt.byteLength +
+      this.ids.bytes;
     if (index) {
       bytes += index.centroids.bytes + index.listOf.byteLength + index.positionOf.byteLength;
       for (const list of index.lists) bytes += list.items.byteLength;
@@ -678,15 +663,14 @@ export class AnnIndex {
     // Unscoped: one pass over the rows of every slot below the highest, free ones included (never returned).
     const slots = scope.inScope === undefined ? undefined : this.slotsIn(scope);
     const rows = slots ? this.rowsOf(slots) : undefined;
-    const count = slots ? slots.length : this.ids.length;
+    const count = slots ? slots.length : this.ids.slotCount;
     const sums = this.block.dots(quantized, rows, count);
     const scores = new Float32Array(count);
     for (let r = 0; r < count; r++) {
       const row = rows ? rows[r]! : r;
-      scores[r] =
-        this.ids[this.slotAt[row]!] === undefined
-          ? Number.NEGATIVE_INFINITY
-          : sums[r]! * this.scales[row]! * scale;
+      scores[r] = !this.ids.holds(this.slotAt[row]!)
+        ? Number.NEGATIVE_INFINITY
+        : sums[r]! * this.scales[row]! * scale;
     }
     // Equal similarities (duplicate vectors) rank by slot, wherever a build has placed their rows.
     const best = topIndices(scores, k, slots ?? this.slotAt).filter(
@@ -815,7 +799,7 @@ export class AnnIndex {
         for (let i = 0; i < sampleSize; i++) {
           const slot = sample[i]!;
           // Deleted during the build: its row no longer holds the vector sampled.
-          if (this.ids[slot] === undefined) continue;
+          if (!this.ids.holds(slot)) continue;
           const c = assignment[i]!;
           counts[c]!++;
           const row = this.rowOf[slot]!;
@@ -845,13 +829,13 @@ export class AnnIndex {
         const end = Math.min(all.length, start + this.buildChunk);
         for (let i = start; i < end; i++) {
           const slot = all[i]!;
-          if (this.ids[slot] !== undefined && !changed.has(slot)) this.file(index, slot, query);
+          if (this.ids.holds(slot) && !changed.has(slot)) this.file(index, slot, query);
         }
         yield;
       }
       // A row filed above may have changed since: taken out, and filed again if it is still held.
       for (const slot of changed) {
-        if (this.ids[slot] === undefined) this.unfile(index, slot);
+        if (!this.ids.holds(slot)) this.unfile(index, slot);
         else this.file(index, slot, query);
       }
       this.index = index;
@@ -874,7 +858,7 @@ export class AnnIndex {
     let next = 0;
     let moved = 0;
     for (const list of index.lists) {
-      for (let p = 0; p < list.length && next < this.ids.length; p++) {
+      for (let p = 0; p < list.length && next < this.ids.slotCount; p++) {
         const row = list.items[p]!;
         if (row !== next) this.swapRows(index, row, next, scratch);
         next++;
@@ -947,6 +931,16 @@ export class AnnIndex {
     return best;
   }
 
+  /** The slot holding `id`, given a free one (or a new one past the last) when it has none. */
+  private slotFor(id: string): number {
+    const held = this.ids.slotOf(id);
+    if (held >= 0) return held;
+    const slot = this.free.pop() ?? this.ids.slotCount;
+    if (slot === this.ids.slotCount) this.ensureCapacity(slot + 1);
+    this.ids.set(slot, id);
+    return slot;
+  }
+
   private readRow(slot: number, out: Float32Array, at: number): void {
     const rows = this.block.rows;
     const row = this.rowOf[slot]!;
@@ -956,9 +950,9 @@ export class AnnIndex {
   }
 
   private liveSlots(): Int32Array {
-    const slots = new Int32Array(this.slotOf.size);
+    const slots = new Int32Array(this.ids.size);
     let n = 0;
-    for (let slot = 0; slot < this.ids.length; slot++) if (this.ids[slot] !== undefined) slots[n++] = slot;
+    for (let slot = 0; slot < this.ids.slotCount; slot++) if (this.ids.holds(slot)) slots[n++] = slot;
     return slots;
   }
 

@@ -274,20 +274,23 @@ export class FacetIndex {
       wanted.push(accepted);
     }
     const counts = new Uint32Array(dictionary.size);
-    const hidden = scope.hidden;
+    const agents = this.#agents;
+    const hidden = agents.slotsOf(scope.hidden);
     let total = 0;
-    const visit = (id: string, codes: Uint32Array, start: number, end: number): void => {
-      if (hidden?.has(id)) return;
+    const visit = (slot: number, codes: Uint32Array, start: number, end: number): void => {
+      if (hidden?.has(slot)) return;
       for (const accepted of wanted) if (!runMeets(codes, start, end, accepted)) return;
       total++;
       for (let i = start; i < end; i++) counts[codes[i]!]!++;
     };
-    if (scope.ids === undefined) this.#agents.forEachRun(visit);
+    if (scope.ids === undefined) agents.forEachRun(visit);
     else {
-      for (const id of new Set(scope.ids)) {
-        const codes = this.#agents.codesOf(id);
-        if (codes !== undefined) visit(id, codes, 0, codes.length);
+      const slots = new Set<number>();
+      for (const id of scope.ids) {
+        const slot = agents.slotOf(id);
+        if (slot >= 0) slots.add(slot);
       }
+      for (const slot of slots) agents.runOf(slot, visit);
     }
     return totalsOf(counts, total, dictionary, limit);
   }

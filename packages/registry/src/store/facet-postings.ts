@@ -16,6 +16,7 @@
  * Each agent's codes are a run in one shared pool of 32-bit words (`AgentCodeRuns`), not a typed array each: at
  * 1,000,000 agents a million small typed arrays held about 250 MB of heap where their codes are about 40 MB.
  */
+import { IdTable } from '@agentry/embeddings';
 
 /** One agent's facet value codes as they are now; `codes` undefined when the agent no longer exists. */
 export interface AgentCodes {
@@ -102,8 +103,8 @@ function grownTo(array: Uint32Array, length: number): Uint32Array {
 }
 
 export class FacetPostings {
-  readonly #slotOf = new Map<string, number>();
-  readonly #idOf: Array<string | undefined> = [];
+  /** Ids by slot and slots by id, outside the heap (a million strings there slow every full collection). */
+  readonly #ids = new IdTable();
   readonly #codes = new AgentCodeRuns();
   /** Slots of agents that left, reused by later batches. */
   readonly #free: number[] = [];
@@ -123,8 +124,7 @@ export class FacetPostings {
     const lengths: number[] = [];
     for (const [slot, id] of ids.entries()) {
       const codes = Uint32Array.from(new Set(agents.get(id)!));
-      postings.#slotOf.set(id, slot);
-      postings.#idOf.push(id);
+      postings.#ids.set(slot, id);
       postings.#codes.set(slot, codes);
       postings.#order[slot] = slot;
       postings.#rank[slot] = slot;
@@ -143,26 +143,40 @@ export class FacetPostings {
   }
 
   get size(): number {
-    return this.#slotOf.size;
+    return this.#ids.size;
   }
 
   has(id: string): boolean {
-    return this.#slotOf.has(id);
+    return this.#ids.has(id);
   }
 
   /** The agent's codes (a view, valid until the next `apply`); undefined when the index does not hold it. */
   codesOf(id: string): Uint32Array | undefined {
-    const slot = this.#slotOf.get(id);
-    return slot === undefined ? undefined : this.#codes.of(slot);
+    const slot = this.#ids.slotOf(id);
+    return slot < 0 ? undefined : this.#codes.of(slot);
+  }
+
+  /** The slot of an agent held, or -1: what `forEachRun`'s and `runOf`'s callers tell agents apart by. */
+  slotOf(id: string): number {
+    return this.#ids.slotOf(id);
   }
 
   /**
-   * Calls `visit` with every agent's id and its codes as `pool[start..end)` (in no particular order): no view is
-   * made per agent, which at 1,000,000 agents would be a million allocations a count.
+   * Calls `visit` with every agent's slot and its codes as `pool[start..end)` (in no particular order): no view
+   * or id is made per agent, which at 1,000,000 agents would be a million allocations a count.
    */
-  forEachRun(visit: (id: string, pool: Uint32Array, start: number, end: number) => void): void {
+  forEachRun(visit: (slot: number, pool: Uint32Array, start: number, end: number) => void): void {
     const { pool, starts, lengths } = this.#codes;
-    for (const [id, slot] of this.#slotOf) visit(id, pool, starts[slot]!, starts[slot]! + lengths[slot]!);
+    const ids = this.#ids;
+    for (let slot = 0; slot < ids.slotCount; slot++) {
+      if (ids.holds(slot)) visit(slot, pool, starts[slot]!, starts[slot]! + lengths[slot]!);
+    }
+  }
+
+  /** `forEachRun`'s visit for one held slot. */
+  runOf(slot: number, visit: (slot: number, pool: Uint32Array, start: number, end: number) => void): void {
+    const { pool, starts, lengths } = this.#codes;
+    if (this.#ids.holds(slot)) visit(slot, pool, starts[slot]!, starts[slot]! + lengths[slot]!);
   }
 
   /** Brings the agents named in `changes` to what they say: new ones added, changed ones rewritten, gone ones dropped. */
@@ -178,19 +192,18 @@ export class FacetPostings {
     const left: number[] = [];
     // An agent named twice in a batch ends as its last entry says.
     for (const { id, codes } of new Map(changes.map((change) => [change.id, change])).values()) {
-      const slot = this.#slotOf.get(id);
+      const slot = this.#ids.slotOf(id);
       if (codes === undefined) {
-        if (slot === undefined) continue;
+        if (slot < 0) continue;
         for (const code of this.#codes.of(slot)) note(removed, code, slot);
         left.push(slot);
         continue;
       }
       const next = Uint32Array.from(new Set(codes));
-      if (slot === undefined) {
+      if (slot < 0) {
         // Slots freed by this batch are not reused within it: a posting rebuilt here drops them.
-        const fresh = this.#free.pop() ?? this.#idOf.length;
-        this.#slotOf.set(id, fresh);
-        this.#idOf[fresh] = id;
+        const fresh = this.#free.pop() ?? this.#ids.slotCount;
+        this.#ids.set(fresh, id);
         this.#codes.set(fresh, next);
         for (const code of next) note(added, code, fresh);
         arrived.push(fresh);
@@ -210,8 +223,7 @@ export class FacetPostings {
       );
     }
     for (const slot of left) {
-      this.#slotOf.delete(this.#idOf[slot]!);
-      this.#idOf[slot] = undefined;
+      this.#ids.deleteAt(slot);
       this.#codes.set(slot, NO_CODES);
       this.#free.push(slot);
     }
@@ -243,6 +255,7 @@ export class FacetPostings {
     const checks = requirements.filter((_, index) => index !== driver).map(acceptedCodes);
     const from = afterId === undefined ? 0 : this.#firstRankAfter(afterId);
     const lists = requirements[driver]!.map((code) => this.#postings[code] ?? EMPTY);
+    const hiddenSlots = this.slotsOf(hidden);
     const heads = lists.map((list) => this.#firstAtOrAfter(list, from));
     const rank = this.#rank;
     const { pool, starts, lengths } = this.#codes;
@@ -270,13 +283,23 @@ export class FacetPostings {
       let meets = true;
       for (let c = 0; c < checks.length && meets; c++) meets = runMeets(pool, start, end, checks[c]!);
       if (!meets) continue;
-      const id = this.#idOf[slot]!;
-      if (hidden?.has(id)) continue;
-      found[count++] = id;
+      if (hiddenSlots?.has(slot)) continue;
+      found[count++] = this.#ids.idAt(slot)!;
       if (count >= limit) break;
     }
     found.length = count;
     return found;
+  }
+
+  /** The slots of the agents among `ids` that the index holds; undefined when none is named. */
+  slotsOf(ids: ReadonlySet<string> | undefined): Set<number> | undefined {
+    if (ids === undefined || ids.size === 0) return undefined;
+    const slots = new Set<number>();
+    ids.forEach((id) => {
+      const slot = this.#ids.slotOf(id);
+      if (slot >= 0) slots.add(slot);
+    });
+    return slots;
   }
 
   /** The position in id order of the first agent whose id sorts after `id`. */
@@ -285,7 +308,7 @@ export class FacetPostings {
     let high = this.#order.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (this.#idOf[this.#order[middle]!]! <= id) low = middle + 1;
+      if (this.#ids.compareAt(this.#order[middle]!, id) <= 0) low = middle + 1;
       else high = middle;
     }
     return low;
@@ -305,9 +328,9 @@ export class FacetPostings {
 
   /** The id order with `arrived` slots placed and `left` ones taken out; every slot's rank again. */
   #reorder(arrived: number[], left: readonly number[]): void {
-    const idOf = this.#idOf;
+    const ids = this.#ids;
     const leaving = new Set(left);
-    const sorted = arrived.sort((a, b) => (idOf[a]! < idOf[b]! ? -1 : 1));
+    const sorted = arrived.sort((a, b) => ids.compareSlots(a, b));
     const old = this.#order;
     const order = new Int32Array(old.length - left.length + sorted.length);
     let written = 0;
@@ -325,13 +348,12 @@ export class FacetPostings {
       }
     };
     for (const slot of sorted) {
-      const id = idOf[slot]!;
       // The first position of the old order whose id sorts after this one.
       let low = copied;
       let high = old.length;
       while (low < high) {
         const middle = (low + high) >>> 1;
-        if (idOf[old[middle]!]! < id) low = middle + 1;
+        if (ids.compareSlots(old[middle]!, slot) < 0) low = middle + 1;
         else high = middle;
       }
       copyUpTo(low);
@@ -339,8 +361,8 @@ export class FacetPostings {
     }
     copyUpTo(old.length);
     this.#order = order;
-    if (this.#rank.length < idOf.length) {
-      const grown = new Int32Array(Math.max(idOf.length, Math.ceil(this.#rank.length * 1.25)));
+    if (this.#rank.length < ids.slotCount) {
+      const grown = new Int32Array(Math.max(ids.slotCount, Math.ceil(this.#rank.length * 1.25)));
       grown.set(this.#rank);
       this.#rank = grown;
     }

@@ -33,8 +33,11 @@ function assertMatchesModel(postings: FacetPostings, model: ReadonlyMap<string, 
     if (expected === undefined) assert.equal(codes, undefined, `${id} is gone`);
     else assert.deepEqual([...(codes ?? [])].sort(), [...new Set(expected)].sort(), `codes of ${id}`);
   }
+  const idAt = new Map(IDS.map((id) => [postings.slotOf(id), id]));
   const visited = new Map<string, number[]>();
-  postings.forEachRun((id, pool, start, end) => visited.set(id, [...pool.subarray(start, end)].sort()));
+  postings.forEachRun((slot, pool, start, end) =>
+    visited.set(idAt.get(slot)!, [...pool.subarray(start, end)].sort()),
+  );
   assert.deepEqual(
     new Map([...visited].sort()),
     new Map(sortedIds(model).map((id) => [id, [...new Set(model.get(id))].sort()])),

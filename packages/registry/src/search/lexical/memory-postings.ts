@@ -27,6 +27,8 @@
  *
  * Text: `memory-text.ts` (FTS5's `porter unicode61 remove_diacritics 2`, mirrored).
  */
+
+import { IdTable } from '@agentry/embeddings';
 import {
   BM25_B as B,
   DEFAULT_FIELD_WEIGHTS,
@@ -182,15 +184,14 @@ export class MemoryPostings {
   private readonly counters: MemoryPostingsStats = { postingsRead: 0, agentsScored: 0, termsTaken: 0 };
 
   // Agents, by slot.
-  private ids: string[] = [];
-  private readonly slotOf = new Map<string, number>();
+  /** Ids by slot and slots by id, outside the heap (a million strings there slow every full collection). */
+  private readonly ids = new IdTable();
   private state = new Uint8Array(0);
   private lengths = new Uint32Array(0);
   private order = new Uint32Array(0);
   private slots = 0;
   private live = 0;
   private nextOrder = 0;
-  private idChars = 0;
   private readonly restrictedSlots = new Set<number>();
   private publicRows = 0;
   private publicTokens = 0;
@@ -260,14 +261,14 @@ export class MemoryPostings {
   }
 
   has(id: string): boolean {
-    return this.slotOf.has(id);
+    return this.ids.has(id);
   }
 
   /** Adds or replaces an agent (a replaced agent's old postings no longer count anywhere). */
   set(id: string, fields: LexicalFields, restricted: boolean): void {
-    const old = this.slotOf.get(id);
+    const old = this.ids.slotOf(id);
     let order: number;
-    if (old === undefined) order = this.nextOrder++;
+    if (old < 0) order = this.nextOrder++;
     else {
       order = this.order[old]!;
       this.free(old);
@@ -296,8 +297,8 @@ export class MemoryPostings {
   }
 
   delete(id: string): void {
-    const slot = this.slotOf.get(id);
-    if (slot === undefined) return;
+    const slot = this.ids.slotOf(id);
+    if (slot < 0) return;
     this.free(slot);
     this.maybeCompact();
   }
@@ -681,7 +682,7 @@ export class MemoryPostings {
       const slotB = candidates[b]!;
       return sums[b]! - sums[a]! || state[slotA]! - state[slotB]! || order[slotA]! - order[slotB]!;
     });
-    return kept.map((c) => ({ id: this.ids[candidates[c]!]!, score: sums[c]! }));
+    return kept.map((c) => ({ id: this.ids.idAt(candidates[c]!)!, score: sums[c]! }));
   }
 
   /** How many of `slots` (ascending) hold a term. */
@@ -711,8 +712,7 @@ export class MemoryPostings {
         this.lengths.byteLength +
         this.order.byteLength +
         this.areas.byteLength +
-        this.ids.length * 8 +
-        strings(this.live, this.idChars),
+        this.ids.bytes,
       terms:
         this.heads.byteLength +
         this.tails.byteLength +
@@ -735,12 +735,12 @@ export class MemoryPostings {
   /** Rebuilds the pools without the postings of freed slots, and renumbers the slots (order kept). */
   compact(): void {
     const renumbered = new Int32Array(this.slots).fill(-1);
-    const ids: string[] = [];
     let next = 0;
     for (let slot = 0; slot < this.slots; slot++) {
       if (this.state[slot] === FREE) continue;
       renumbered[slot] = next;
-      ids.push(this.ids[slot]!);
+      // Every live slot below moved below `next`: that slot is free.
+      if (next !== slot) this.ids.move(slot, next);
       this.state[next] = this.state[slot]!;
       this.lengths[next] = this.lengths[slot]!;
       this.order[next] = this.order[slot]!;
@@ -748,10 +748,7 @@ export class MemoryPostings {
     }
     this.state.fill(FREE, next);
     const oldAreas = this.areas.slice(0, this.slots);
-    this.ids = ids;
     this.slots = next;
-    this.slotOf.clear();
-    for (const [slot, id] of ids.entries()) this.slotOf.set(id, slot);
     const restricted = [...this.restrictedSlots].map((slot) => renumbered[slot]!);
     this.restrictedSlots.clear();
     for (const slot of restricted) this.restrictedSlots.add(slot);
@@ -840,27 +837,22 @@ export class MemoryPostings {
     this.order = grown(this.order, this.slots);
     this.areas = grown(this.areas, this.slots);
     this.areas[slot] = 0;
-    this.ids[slot] = id;
+    this.ids.set(slot, id);
     this.state[slot] = state;
     this.order[slot] = order;
-    this.slotOf.set(id, slot);
     this.live++;
-    this.idChars += id.length * 2;
     return slot;
   }
 
   private free(slot: number): void {
-    const id = this.ids[slot]!;
     if (this.state[slot] === PUBLIC) {
       this.publicRows--;
       this.publicTokens -= this.lengths[slot]!;
     } else this.restrictedSlots.delete(slot);
     this.state[slot] = FREE;
     this.frees++;
-    this.ids[slot] = '';
-    this.slotOf.delete(id);
+    this.ids.deleteAt(slot);
     this.live--;
-    this.idChars -= id.length * 2;
   }
 
   private maybeCompact(): void {
@@ -1076,8 +1068,8 @@ export class MemoryPostings {
     // iterator protocol allocates a result a step (tens of thousands a filtered search).
     const mark = (ids: ReadonlySet<string> | undefined, bit: number) => {
       ids?.forEach((id) => {
-        const slot = this.slotOf.get(id);
-        if (slot === undefined) return;
+        const slot = this.ids.slotOf(id);
+        if (slot < 0) return;
         if (this.scope[slot] === 0) marked.push(slot);
         this.scope[slot]! |= bit;
       });
@@ -1343,7 +1335,7 @@ export class MemoryPostings {
     }
     // PUBLIC (1) sorts before RESTRICTED (2).
     kept.sort((a, b) => score[b]! - score[a]! || state[a]! - state[b]! || order[a]! - order[b]!);
-    return kept.map((slot) => ({ id: this.ids[slot]!, score: score[slot]! }));
+    return kept.map((slot) => ({ id: this.ids.idAt(slot)!, score: score[slot]! }));
   }
 }
 
