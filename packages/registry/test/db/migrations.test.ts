@@ -48,12 +48,11 @@ function schemaOf(path: string): SchemaEntry[] {
   }
 }
 
+/** The runner's record in the order it ran them (rows are inserted as each one finishes; two may share a millisecond). */
 function migrationRows(path: string): Array<{ name: string; timestamp: string }> {
   const database = new Database(path, { readonly: true });
   try {
-    return database
-      .prepare('SELECT name, timestamp FROM kysely_migration ORDER BY timestamp, name')
-      .all() as Array<{
+    return database.prepare('SELECT name, timestamp FROM kysely_migration ORDER BY rowid').all() as Array<{
       name: string;
       timestamp: string;
     }>;
