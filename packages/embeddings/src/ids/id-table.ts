@@ -10,8 +10,10 @@
  * integer-keyed), hence this one, kept small: open addressing with linear probing over a power-of-two bucket array.
  *
  * Ids are stored as their UTF-16 code units, so hashing, equality and ordering read a JavaScript string directly
- * (no encoding) and order exactly as `<` does. An id that leaves abandons its units until the pool next grows, when
- * the live ids are packed again if half of it is abandoned.
+ * (no encoding) and order exactly as `<` does: a byte a unit while every unit is below 256 (registry ids are ASCII),
+ * two bytes from the first id that has a wider one. Reading an id back makes a string from its units (Node's Buffer
+ * decoding, a few hundred ns): callers keep slots in hot loops and read ids for what they return. An id that leaves
+ * abandons its units until the pool next grows, when the live ids are packed again if half of it is abandoned.
  */
 
 /** A bucket no id has used. */
@@ -51,8 +53,10 @@ function hashOf(id: string): number {
  * ```
  */
 export class IdTable {
-  /** Every id's code units, back to back. */
-  #units: Uint16Array;
+  /** Every id's code units, back to back: `#pool`'s bytes, one or (once `#wide`) two a unit. */
+  #units: Uint8Array | Uint16Array;
+  #pool: Buffer;
+  #wide = false;
   /** Units written (live and abandoned). */
   #used = 0;
   /** Units of ids that left. */
@@ -70,7 +74,8 @@ export class IdTable {
 
   constructor(initialSlots = 1024) {
     const slots = Math.max(1, Math.floor(initialSlots));
-    this.#units = new Uint16Array(slots * 16);
+    this.#pool = Buffer.alloc(slots * 16);
+    this.#units = new Uint8Array(this.#pool.buffer, this.#pool.byteOffset, this.#pool.length);
     this.#starts = new Uint32Array(slots);
     this.#lengths = new Int32Array(slots).fill(NO_ID);
     this.#hashes = new Uint32Array(slots);
@@ -93,7 +98,7 @@ export class IdTable {
   /** Bytes of the typed arrays (outside the JavaScript heap). */
   get bytes(): number {
     return (
-      this.#units.byteLength +
+      this.#pool.byteLength +
       this.#starts.byteLength +
       this.#lengths.byteLength +
       this.#hashes.byteLength +
@@ -119,15 +124,11 @@ export class IdTable {
   idAt(slot: number): string | undefined {
     if (!this.holds(slot)) return undefined;
     const start = this.#starts[slot]!;
-    const length = this.#lengths[slot]!;
-    const units = this.#units;
-    // fromCharCode over a view keeps lone surrogates as they were, which a UTF-16 TextDecoder would replace.
-    if (length <= 64) {
-      let id = '';
-      for (let i = start; i < start + length; i++) id += String.fromCharCode(units[i]!);
-      return id;
-    }
-    return String.fromCharCode.apply(null, units.subarray(start, start + length) as unknown as number[]);
+    const end = start + this.#lengths[slot]!;
+    // Node's UTF-16 decoding keeps a lone surrogate as it was (a TextDecoder would replace it).
+    return this.#wide
+      ? this.#pool.toString('utf16le', start * 2, end * 2)
+      : this.#pool.toString('latin1', start, end);
   }
 
   /**
@@ -168,9 +169,18 @@ export class IdTable {
     const hash = hashOf(id);
     if (this.#findFrom(hash, id) >= 0) throw new Error(`${id} is already held`);
     this.#ensureSlots(slot + 1);
+    if (!this.#wide) {
+      for (let i = 0; i < id.length; i++) {
+        if (id.charCodeAt(i) > 0xff) {
+          this.#widen();
+          break;
+        }
+      }
+    }
     this.#ensureUnits(id.length);
     const start = this.#used;
-    for (let i = 0; i < id.length; i++) this.#units[start + i] = id.charCodeAt(i);
+    const units = this.#units;
+    for (let i = 0; i < id.length; i++) units[start + i] = id.charCodeAt(i);
     this.#used += id.length;
     this.#starts[slot] = start;
     this.#lengths[slot] = id.length;
@@ -300,7 +310,8 @@ export class IdTable {
       this.#abandoned * 2 >= this.#used && live + wanted <= this.#units.length
         ? this.#units.length
         : Math.max(live + wanted, Math.ceil(this.#units.length * 1.5));
-    const units = new Uint16Array(length);
+    const pool = Buffer.alloc(length * (this.#wide ? 2 : 1));
+    const units = this.#viewOf(pool);
     let used = 0;
     for (let slot = 0; slot < this.#slotCount; slot++) {
       const size = this.#lengths[slot]!;
@@ -310,9 +321,26 @@ export class IdTable {
       this.#starts[slot] = used;
       used += size;
     }
+    this.#pool = pool;
     this.#units = units;
     this.#used = used;
     this.#abandoned = 0;
+  }
+
+  /** From a byte a unit to two: the units as they were, in a pool twice the size. */
+  #widen(): void {
+    const pool = Buffer.alloc(this.#units.length * 2);
+    const units = new Uint16Array(pool.buffer, pool.byteOffset, this.#units.length);
+    units.set(this.#units);
+    this.#pool = pool;
+    this.#units = units;
+    this.#wide = true;
+  }
+
+  #viewOf(pool: Buffer): Uint8Array | Uint16Array {
+    return this.#wide
+      ? new Uint16Array(pool.buffer, pool.byteOffset, pool.length / 2)
+      : new Uint8Array(pool.buffer, pool.byteOffset, pool.length);
   }
 }
 
