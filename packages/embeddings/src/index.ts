@@ -26,6 +26,7 @@ export {
   type AnnIndexOptions,
   type AnnSearchInfo,
   type AnnStats,
+  type IdsByPosition,
   type SlotHits,
   type SlotScope,
 } from './vectors/ann-index.js';

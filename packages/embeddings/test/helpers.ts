@@ -86,3 +86,8 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
 
 /** The index's seeded uniform numbers: every run of a test sees the same ones. */
 export { seededUniform } from '../src/vectors/seeded-uniform.js';
+
+/** The ids of a pass (an array, or the ANN index's view that reads each when asked) as an array. */
+export function idsOf(ids: { readonly length: number; at(index: number): string | undefined }): string[] {
+  return Array.from({ length: ids.length }, (_, i) => ids.at(i)!);
+}

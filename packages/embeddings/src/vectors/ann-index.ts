@@ -242,6 +242,12 @@ interface Lists {
   builtSize: number;
 }
 
+/** Ids by position (an array is one): what a pass's ids are given as, each made into a string when asked. */
+export interface IdsByPosition {
+  readonly length: number;
+  at(index: number): string | undefined;
+}
+
 export class AnnIndex {
   readonly minSize: number;
   private readonly options: AnnIndexOptions;
@@ -447,7 +453,7 @@ export class AnnIndex {
   similarities(
     queries: readonly Float32Array[],
     scope: MatrixScope = {},
-  ): { ids: string[]; scores: Float32Array[]; positionOf: (id: string) => number | undefined } {
+  ): { ids: IdsByPosition; scores: Float32Array[]; positionOf: (id: string) => number | undefined } {
     return this.similaritiesAt(queries, this.slotsIn(this.resolveScope(scope)));
   }
 
@@ -458,12 +464,12 @@ export class AnnIndex {
   similaritiesAt(
     queries: readonly Float32Array[],
     slots: Int32Array,
-  ): { ids: string[]; scores: Float32Array[]; positionOf: (id: string) => number | undefined } {
+  ): { ids: IdsByPosition; scores: Float32Array[]; positionOf: (id: string) => number | undefined } {
     const scores = this.scoresAt(queries, slots);
-    const ids = new Array<string>(slots.length);
-    for (let i = 0; i < slots.length; i++) ids[i] = this.ids.idAt(slots[i]!)!;
-    // Valid until the index changes, i.e. for the synchronous work that follows a search's similarities.
+    // Valid until the index changes, i.e. for the synchronous work that follows a search's similarities. Ids are
+    // made into strings when asked: a filtered pass covers tens of thousands, fusion returns a few.
     const table = this.ids;
+    const ids: IdsByPosition = { length: slots.length, at: (i) => table.idAt(slots[i]!) };
     const positionOf = (id: string) => {
       const slot = table.slotOf(id);
       return slot < 0 ? undefined : sortedIndexOf(slots, slot);

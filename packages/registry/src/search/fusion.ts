@@ -14,13 +14,16 @@
  *   request does; agents similar to them (by embedding) are lifted (pseudo-relevance feedback). This finds the
  *   companions of a matched agent that the request does not name, e.g. the geocoder beside a place search.
  */
-import { standardize, topIndices } from '@agentry/embeddings';
+import { type IdsByPosition, standardize, topIndices } from '@agentry/embeddings';
 import type { LexicalMatch } from './lexical/types.js';
 import type { Demotion } from './types.js';
 
 export interface SemanticScores {
-  /** Agents with a vector among the candidates, parallel to the score arrays. */
-  ids: readonly string[];
+  /**
+   * Agents with a vector among the candidates, parallel to the score arrays: an array, or the vector index's view
+   * that makes an id into a string when asked (fusion asks for the few it returns or looks up, not a pool's all).
+   */
+  ids: IdsByPosition;
   /** Cosine similarity to the whole query. */
   whole: ArrayLike<number>;
   /** Cosine similarity to each clause of the query (empty for a one-clause query). */
@@ -127,11 +130,11 @@ export function rankSemantic(
   settings: Readonly<FusionSettings> = DEFAULT_FUSION,
 ): FusedHit[] {
   const scores = semanticScores(semantic, settings);
-  subtractPenalties(scores, demotions, (i) => semantic.ids[i]!);
+  subtractPenalties(scores, demotions, (i) => semantic.ids.at(i)!);
   const relevant =
     similarityFloor === undefined ? undefined : similarAtLeast(semantic, similarityFloor, scores.length);
   return topRelevant(scores, top, relevant).map((i) => ({
-    id: semantic.ids[i]!,
+    id: semantic.ids.at(i)!,
     score: scores[i]!,
     semantic: semantic.whole[i]!,
   }));
@@ -157,7 +160,7 @@ export function fuse(input: FusionInput): FusedHit[] {
   lexicalOnly.forEach((match, i) => {
     lexicalRaw[withVector + i] = match.score;
   });
-  const idAt = (i: number) => (i < withVector ? semantic.ids[i]! : lexicalOnly[i - withVector]!.id);
+  const idAt = (i: number) => (i < withVector ? semantic.ids.at(i)! : lexicalOnly[i - withVector]!.id);
   // Over a pool, the agents of the population outside it count as BM25 0, as those beyond the lexical pool do.
   const lexical = semantic.population
     ? standardizeOver(lexicalRaw, semantic.population.size + lexicalOnly.length)
@@ -260,7 +263,8 @@ function standardizeOver(scores: Float64Array, size: number): Float64Array {
   });
 }
 
-function positionsIn(ids: readonly string[]): (id: string) => number | undefined {
-  const positions = new Map<string, number>(ids.map((id, i) => [id, i]));
+function positionsIn(ids: IdsByPosition): (id: string) => number | undefined {
+  const positions = new Map<string, number>();
+  for (let i = 0; i < ids.length; i++) positions.set(ids.at(i)!, i);
   return (id) => positions.get(id);
 }

@@ -226,7 +226,7 @@ export async function loadVectorStore(
 
 /** Brute force: every agent in scope, one pass over the rows per query vector. */
 function matrixSimilarities(
-  matrix: Pick<VectorMatrix, 'similarities' | 'centroid'>,
+  matrix: Pick<VectorMatrix | AnnIndex, 'similarities' | 'centroid'>,
   queries: readonly Float32Array[],
   scope: MatrixScope,
 ): SemanticRanking {

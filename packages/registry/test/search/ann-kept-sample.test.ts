@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AnnIndex } from '@agentry/embeddings';
-import { seededUniform } from '../../../embeddings/test/helpers.js';
+import { idsOf, seededUniform } from '../../../embeddings/test/helpers.js';
 import { approximateRanking, populationInScope } from '../../src/search/semantic/ann-candidates.js';
 
 const DIMS = 32;
@@ -41,7 +41,7 @@ describe('ann kept sample', () => {
         poolPerQuery: 50,
       });
       // Feedback's passes: the pool (its kept copy) and the sample, for the centroid of the leaders.
-      const leaders = ranking.semantic.ids.slice(0, 3);
+      const leaders = idsOf(ranking.semantic.ids).slice(0, 3);
       const estimated = ranking.semantic.population;
       assert.ok(estimated);
       assert.ok(ranking.similarToCentroid(leaders));

@@ -10,7 +10,7 @@
  * the pool (which holds the best agents only): those are estimated from a uniform sample of the agents in scope,
  * scored exactly, so a score keeps the scale of an exact search.
  */
-import { type AnnIndex, type SlotScope, sortedIndexOf } from '@agentry/embeddings';
+import { type AnnIndex, type IdsByPosition, type SlotScope, sortedIndexOf } from '@agentry/embeddings';
 import type { Moments, SemanticPopulation } from '../fusion.js';
 import type { SemanticRanking } from '../vector-store.js';
 
@@ -143,8 +143,8 @@ export function approximateRanking(
   const pool = uniqueSorted(gathered);
   // Scored twice (the query's vectors, then feedback's centroid): from one copy of its rows.
   const scores = ann.scoresAtKept(queries, pool);
-  const ids = new Array<string>(pool.length);
-  for (let i = 0; i < pool.length; i++) ids[i] = ann.idAt(pool[i]!)!;
+  // Read from the index's id table when fusion asks: it returns a top few and looks up the demoted.
+  const ids: IdsByPosition = { length: pool.length, at: (i) => ann.idAt(pool[i]!) };
   const positionOf = (id: string) => {
     const slot = lexicalSlots.get(id) ?? ann.slotOfId(id);
     return slot === undefined || slot < 0 ? undefined : sortedIndexOf(pool, slot);
