@@ -194,14 +194,7 @@ export class IdTable {
   /** Takes the id out of `slot`; returns whether it held one. */
   deleteAt(slot: number): boolean {
     if (!this.holds(slot)) return false;
-    const buckets = this.#buckets;
-    const mask = buckets.length - 1;
-    for (let bucket = this.#hashes[slot]! & mask; ; bucket = (bucket + 1) & mask) {
-      if (buckets[bucket] === slot + 1) {
-        buckets[bucket] = VACATED;
-        break;
-      }
-    }
+    this.#buckets[this.#bucketOf(slot)] = VACATED;
     this.#vacated++;
     this.#abandoned += this.#lengths[slot]!;
     this.#lengths[slot] = NO_ID;
@@ -221,14 +214,7 @@ export class IdTable {
     if (!this.holds(from)) throw new Error(`slot ${from} holds no id`);
     if (this.holds(to)) throw new Error(`slot ${to} already holds ${this.idAt(to)}`);
     this.#ensureSlots(to + 1);
-    const buckets = this.#buckets;
-    const mask = buckets.length - 1;
-    for (let bucket = this.#hashes[from]! & mask; ; bucket = (bucket + 1) & mask) {
-      if (buckets[bucket] === from + 1) {
-        buckets[bucket] = to + 1;
-        break;
-      }
-    }
+    this.#buckets[this.#bucketOf(from)] = to + 1;
     this.#starts[to] = this.#starts[from]!;
     this.#lengths[to] = this.#lengths[from]!;
     this.#hashes[to] = this.#hashes[from]!;
@@ -264,6 +250,15 @@ export class IdTable {
       if (entry === VACANT) return -1;
       if (entry > 0 && this.#hashes[entry - 1] === hash && this.#equals(entry - 1, id)) return entry - 1;
     }
+  }
+
+  /** The bucket a held slot is filed in. */
+  #bucketOf(slot: number): number {
+    const buckets = this.#buckets;
+    const mask = buckets.length - 1;
+    let bucket = this.#hashes[slot]! & mask;
+    while (buckets[bucket] !== slot + 1) bucket = (bucket + 1) & mask;
+    return bucket;
   }
 
   /** Files a held slot in the first vacant or vacated bucket of its probe. */
