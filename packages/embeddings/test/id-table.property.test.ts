@@ -87,6 +87,7 @@ describe('id table', () => {
           for (const [other, otherSlot] of held.slice(0, 6)) {
             assert.equal(Math.sign(table.compareAt(slot, other)), order(id, other));
             assert.equal(Math.sign(table.compareSlots(slot, otherSlot)), order(id, other));
+            assert.equal(table.startsWithAt(slot, other.slice(0, 2)), id.startsWith(other.slice(0, 2)));
           }
         }
         for (let slot = 0; slot < idAt.length + 2; slot++) {

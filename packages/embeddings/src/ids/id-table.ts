@@ -161,6 +161,15 @@ export class IdTable {
     return lengthA - lengthB;
   }
 
+  /** Whether the id in a held slot begins with `prefix`. Nothing is decoded. */
+  startsWithAt(slot: number, prefix: string): boolean {
+    if (this.#lengths[slot]! < prefix.length) return false;
+    const start = this.#starts[slot]!;
+    const units = this.#units;
+    for (let i = 0; i < prefix.length; i++) if (units[start + i] !== prefix.charCodeAt(i)) return false;
+    return true;
+  }
+
   /** Puts `id` in `slot`. Throws when the slot is taken or the id is held elsewhere. */
   set(slot: number, id: string): void {
     if (!Number.isInteger(slot) || slot < 0)

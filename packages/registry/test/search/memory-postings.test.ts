@@ -481,6 +481,35 @@ describe('in-memory lexical index', () => {
     }
   });
 
+  it('finds every term of a prefix among thousands (the sorted terms and those not sorted yet), compacted or not', () => {
+    // Past 4,096 terms not yet sorted, a prefix query sorts them: terms from both sides of that are asked for.
+    const memory = new MemoryPostings({ compactFrom: 50 });
+    const words = Array.from({ length: 9000 }, (_, i) => `w${(i * 7919) % 9000}x${i % 7}`);
+    for (let i = 0; i < words.length; i += 10) {
+      memory.set(`agent-${i}`, lexicalFieldsOf({ description: words.slice(i, i + 10).join(' ') }), false);
+    }
+    const matching = (prefix: string) =>
+      new Set(words.flatMap((word, i) => (word.startsWith(prefix) ? [`agent-${i - (i % 10)}`] : [])));
+    const found = (prefix: string) =>
+      new Set(memory.search(parseLexicalQuery(`${prefix}*`), { limit: 10_000 }).map((match) => match.id));
+    for (const prefix of ['w1', 'w89', 'w4000x', 'w77'])
+      assert.deepEqual(found(prefix), matching(prefix), prefix);
+    for (let i = 0; i < 3000; i += 10) {
+      memory.set(
+        `agent-${i}`,
+        lexicalFieldsOf({ description: `late${i} ${words.slice(i, i + 10).join(' ')}` }),
+        false,
+      );
+    }
+    const replaced = Array.from({ length: 300 }, (_, k) => k * 10);
+    assert.deepEqual(
+      found('late2'),
+      new Set(replaced.filter((i) => String(i).startsWith('2')).map((i) => `agent-${i}`)),
+    );
+    for (const prefix of ['w1', 'w89', 'w4000x', 'w77'])
+      assert.deepEqual(found(prefix), matching(prefix), `${prefix} after`);
+  });
+
   it('names the words of the text that matched, field by field, as they are written', () => {
     const fields = {
       name: 'Get_Weather getWeather get Weather',

@@ -197,9 +197,8 @@ export class MemoryPostings {
   private publicTokens = 0;
 
   // Terms, by id.
-  private readonly termIds = new Map<string, number>();
-  private termTexts: string[] = [];
-  private termChars = 0;
+  /** Term texts by id and ids by text, outside the heap (a million terms there slow every full collection). */
+  private termTable = new IdTable();
   private heads = new Uint32Array(0);
   private tails = new Uint32Array(0);
   private tailUsed = new Uint32Array(0);
@@ -257,7 +256,7 @@ export class MemoryPostings {
 
   /** Distinct terms held (until a compaction, those of replaced and deleted agents too). */
   get terms(): number {
-    return this.termTexts.length;
+    return this.termTable.size;
   }
 
   has(id: string): boolean {
@@ -694,7 +693,7 @@ export class MemoryPostings {
     return count;
   }
 
-  /** Approximate bytes held (typed arrays + rough per-id and per-term cost), for stats and docs. */
+  /** Bytes held (typed arrays, the id and term tables among them; sortedTerms at 8 bytes a term), for stats and docs. */
   get bytes(): number {
     const parts = this.byteParts;
     return parts.postings + parts.areas + parts.agents + parts.terms + parts.scratch;
@@ -702,8 +701,6 @@ export class MemoryPostings {
 
   /** `bytes` by what holds them: the postings' pages, the agents' areas, per agent, per term, search scratch. */
   get byteParts(): { postings: number; areas: number; agents: number; terms: number; scratch: number } {
-    // A string in V8: a header and its characters; a Map entry and an array element besides.
-    const strings = (count: number, chars: number) => count * (16 + 8 + 40) + chars;
     return {
       postings: this.postingPages.bytes,
       areas: this.positionPages.bytes + this.widePositionPages.bytes,
@@ -720,7 +717,7 @@ export class MemoryPostings {
         this.postingCounts.byteLength +
         this.publicCounts.byteLength +
         this.countedAt.byteLength +
-        strings(this.termTexts.length, this.termChars) +
+        this.termTable.bytes +
         this.sortedTerms.length * 8,
       scratch:
         this.frequency.byteLength +
@@ -754,7 +751,7 @@ export class MemoryPostings {
     for (const slot of restricted) this.restrictedSlots.add(slot);
 
     const old = {
-      terms: this.termTexts,
+      terms: this.termTable,
       heads: this.heads,
       tails: this.tails,
       tailUsed: this.tailUsed,
@@ -762,9 +759,7 @@ export class MemoryPostings {
       positionPages: this.positionPages.pages,
       widePositionPages: this.widePositionPages.pages,
     };
-    this.termIds.clear();
-    this.termTexts = [];
-    this.termChars = 0;
+    this.termTable = new IdTable();
     this.heads = new Uint32Array(0);
     this.tails = new Uint32Array(0);
     this.tailUsed = new Uint32Array(0);
@@ -779,8 +774,8 @@ export class MemoryPostings {
     this.sortedTerms = [];
     this.sortedUpTo = 0;
     // The postings of live agents, term by term (a term none holds any more is gone), then their areas.
-    const termNumbers = new Int32Array(old.terms.length).fill(-1);
-    old.terms.forEach((text, term) => {
+    const termNumbers = new Int32Array(old.terms.size).fill(-1);
+    for (let term = 0; term < old.terms.size; term++) {
       for (let block = old.heads[term]!; block !== 0; ) {
         const page = old.postingPages[block >>> PAGE_BITS]!;
         const base = block & PAGE_MASK;
@@ -788,12 +783,12 @@ export class MemoryPostings {
         for (let i = 0; i < used; i++) {
           const slot = renumbered[page[base + BLOCK_HEADER + 2 * i]!]!;
           if (slot < 0) continue;
-          if (termNumbers[term]! < 0) termNumbers[term] = this.termId(text);
+          if (termNumbers[term]! < 0) termNumbers[term] = this.termId(old.terms.idAt(term)!);
           this.append(termNumbers[term]!, slot, page[base + BLOCK_HEADER + 2 * i + 1]!);
         }
         block = page[base]!;
       }
-    });
+    }
     for (let slot = 0; slot < oldAreas.length; slot++) {
       const address = oldAreas[slot]!;
       const to = renumbered[slot]!;
@@ -861,12 +856,11 @@ export class MemoryPostings {
   }
 
   private termId(text: string): number {
-    const known = this.termIds.get(text);
-    if (known !== undefined) return known;
-    const id = this.termTexts.length;
-    this.termTexts.push(text);
-    this.termIds.set(text, id);
-    this.termChars += text.length * 2;
+    const known = this.termTable.slotOf(text);
+    if (known >= 0) return known;
+    // Terms are numbered densely and never leave (a compaction numbers them again in a new table).
+    const id = this.termTable.size;
+    this.termTable.set(id, text);
     this.heads = grown(this.heads, id + 1);
     this.tails = grown(this.tails, id + 1);
     this.tailUsed = grown(this.tailUsed, id + 1);
@@ -1018,8 +1012,8 @@ export class MemoryPostings {
       const last = terms.terms.length - 1;
       const elements = terms.terms.map((term, i) => {
         if (terms.prefix && i === last) return this.termsStartingWith(term);
-        const id = this.termIds.get(term);
-        return id === undefined ? [] : [id];
+        const id = this.termTable.slotOf(term);
+        return id < 0 ? [] : [id];
       });
       if (elements.every((element) => element.length > 0)) out.push({ elements });
     }
@@ -1027,27 +1021,27 @@ export class MemoryPostings {
   }
 
   private termsStartingWith(prefix: string): number[] {
-    if (this.termTexts.length - this.sortedUpTo > UNSORTED_TERMS) {
-      for (let id = this.sortedUpTo; id < this.termTexts.length; id++) this.sortedTerms.push(id);
-      const terms = this.termTexts;
-      this.sortedTerms.sort((a, b) => (terms[a]! < terms[b]! ? -1 : terms[a]! > terms[b]! ? 1 : 0));
-      this.sortedUpTo = this.termTexts.length;
+    const terms = this.termTable;
+    if (terms.size - this.sortedUpTo > UNSORTED_TERMS) {
+      for (let id = this.sortedUpTo; id < terms.size; id++) this.sortedTerms.push(id);
+      this.sortedTerms.sort((a, b) => terms.compareSlots(a, b));
+      this.sortedUpTo = terms.size;
     }
     const out: number[] = [];
     let low = 0;
     let high = this.sortedTerms.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (this.termTexts[this.sortedTerms[middle]!]! < prefix) low = middle + 1;
+      if (terms.compareAt(this.sortedTerms[middle]!, prefix) < 0) low = middle + 1;
       else high = middle;
     }
     for (let i = low; i < this.sortedTerms.length; i++) {
       const id = this.sortedTerms[i]!;
-      if (!this.termTexts[id]!.startsWith(prefix)) break;
+      if (!terms.startsWithAt(id, prefix)) break;
       out.push(id);
     }
-    for (let id = this.sortedUpTo; id < this.termTexts.length; id++) {
-      if (this.termTexts[id]!.startsWith(prefix)) out.push(id);
+    for (let id = this.sortedUpTo; id < terms.size; id++) {
+      if (terms.startsWithAt(id, prefix)) out.push(id);
     }
     return out;
   }
