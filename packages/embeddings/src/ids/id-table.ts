@@ -65,7 +65,7 @@ export class IdTable {
   #starts: Uint32Array;
   #lengths: Int32Array;
   #hashes: Uint32Array;
-  /** One past the highest slot set since the table was made or cleared. */
+  /** One past the highest slot ever set. */
   #slotCount = 0;
   /** Per bucket: slot + 1, `VACANT` or `VACATED`. */
   #buckets: Int32Array;
@@ -88,8 +88,8 @@ export class IdTable {
   }
 
   /**
-   * One past the highest slot set since the table was made or cleared (deletes do not lower it): every held slot
-   * is below it, and free ones may be.
+   * One past the highest slot ever set (deletes do not lower it): every held slot is below it, and free ones may
+   * be.
    */
   get slotCount(): number {
     return this.#slotCount;
@@ -211,13 +211,6 @@ export class IdTable {
     return true;
   }
 
-  /** Takes `id` out; returns the slot it held, or -1. */
-  delete(id: string): number {
-    const slot = this.slotOf(id);
-    if (slot >= 0) this.deleteAt(slot);
-    return slot;
-  }
-
   /** Moves the id in `from` to the free slot `to`. */
   move(from: number, to: number): void {
     if (!this.holds(from)) throw new Error(`slot ${from} holds no id`);
@@ -229,17 +222,6 @@ export class IdTable {
     this.#hashes[to] = this.#hashes[from]!;
     this.#lengths[from] = NO_ID;
     if (to >= this.#slotCount) this.#slotCount = to + 1;
-  }
-
-  /** Empties the table (its arrays keep their size). */
-  clear(): void {
-    this.#lengths.fill(NO_ID);
-    this.#buckets.fill(VACANT);
-    this.#used = 0;
-    this.#abandoned = 0;
-    this.#slotCount = 0;
-    this.#vacated = 0;
-    this.#size = 0;
   }
 
   #equals(slot: number, id: string): boolean {
