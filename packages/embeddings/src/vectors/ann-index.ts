@@ -674,9 +674,9 @@ export class AnnIndex {
     const scores = new Float32Array(count);
     for (let r = 0; r < count; r++) {
       const row = rows ? rows[r]! : r;
-      scores[r] = !this.ids.holds(this.slotAt[row]!)
-        ? Number.NEGATIVE_INFINITY
-        : sums[r]! * this.scales[row]! * scale;
+      scores[r] = this.ids.holds(this.slotAt[row]!)
+        ? sums[r]! * this.scales[row]! * scale
+        : Number.NEGATIVE_INFINITY;
     }
     // Equal similarities (duplicate vectors) rank by slot, wherever a build has placed their rows.
     const best = topIndices(scores, k, slots ?? this.slotAt).filter(

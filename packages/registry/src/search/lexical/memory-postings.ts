@@ -736,7 +736,7 @@ export class MemoryPostings {
     for (let slot = 0; slot < this.slots; slot++) {
       if (this.state[slot] === FREE) continue;
       renumbered[slot] = next;
-      // Every live slot below moved below `next`: that slot is free.
+      // The live slots before this one now sit below `next`, so slot `next` is free to take its id.
       if (next !== slot) this.ids.move(slot, next);
       this.state[next] = this.state[slot]!;
       this.lengths[next] = this.lengths[slot]!;
