@@ -255,7 +255,6 @@ export class FacetPostings {
     const checks = requirements.filter((_, index) => index !== driver).map(acceptedCodes);
     const from = afterId === undefined ? 0 : this.#firstRankAfter(afterId);
     const lists = requirements[driver]!.map((code) => this.#postings[code] ?? EMPTY);
-    const hiddenSlots = this.slotsOf(hidden);
     const heads = lists.map((list) => this.#firstAtOrAfter(list, from));
     const rank = this.#rank;
     const { pool, starts, lengths } = this.#codes;
@@ -283,8 +282,11 @@ export class FacetPostings {
       let meets = true;
       for (let c = 0; c < checks.length && meets; c++) meets = runMeets(pool, start, end, checks[c]!);
       if (!meets) continue;
-      if (hiddenSlots?.has(slot)) continue;
-      found[count++] = this.#ids.idAt(slot)!;
+      // The id is made for every agent that meets the filter (the answer holds it), so `hidden` is asked by id:
+      // no set of hidden slots is built a request, which for a private registry's many hidden agents costs more.
+      const id = this.#ids.idAt(slot)!;
+      if (hidden?.has(id)) continue;
+      found[count++] = id;
       if (count >= limit) break;
     }
     found.length = count;
